@@ -1,0 +1,111 @@
+// Operator CLI: `npm run svc -- <command>`. Output meant for machines is exactly one JSON object.
+import {
+  createAccount,
+  DomainError,
+  grantCredits,
+  jsonLogger,
+  type ServiceContext,
+  setAccountStatus,
+  showAccount,
+  systemClock,
+} from '@svc/core';
+import { type CreditBucket, createDb, type Plan } from '@svc/db';
+import { migrate, resolveDatabase } from '@svc/db/admin';
+
+const plans: Plan[] = ['scale', 'growth', 'starter', 'pack', 'free'];
+const buckets: CreditBucket[] = ['free_monthly', 'trial', 'pack', 'subscription'];
+
+const usage = `usage:
+  svc account create --plan PLAN [--credits N] [--bucket BUCKET] [--json]
+  svc account show ID [--json]
+  svc account suspend ID
+  svc account unsuspend ID
+  svc credits grant ID N --bucket BUCKET
+plans: ${plans.join(', ')}; buckets: ${buckets.join(', ')}`;
+
+class UsageError extends Error {}
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(`--${name}`);
+  if (index === -1) return undefined;
+  const value = args[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+  return value;
+}
+
+function positiveInteger(text: string | undefined, what: string): number {
+  if (!text || !/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${what} must be a positive integer`);
+  return Number(text);
+}
+
+function oneOf<T extends string>(value: string | undefined, allowed: T[], what: string): T {
+  if (!value || !allowed.includes(value as T)) throw new UsageError(`${what} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+async function main(ctx: ServiceContext, args: string[]) {
+  const [group, action, ...rest] = args;
+  const json = rest.includes('--json');
+  const print = (value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
+  switch (`${group} ${action}`) {
+    case 'account create': {
+      const plan = oneOf(option(rest, 'plan'), plans, '--plan');
+      const credits = option(rest, 'credits');
+      const bucket = oneOf(option(rest, 'bucket') ?? 'trial', buckets, '--bucket');
+      const created = await createAccount(ctx, { plan, credits: credits === undefined ? 0 : positiveIntegerOrZero(credits), bucket });
+      return print(created, `account ${created.account_id}\napi key (shown once): ${created.api_key}`);
+    }
+    case 'account show': {
+      const summary = await showAccount(ctx, required(rest[0], 'ID'));
+      return print(summary, JSON.stringify(summary, null, 2));
+    }
+    case 'account suspend':
+    case 'account unsuspend': {
+      const accountId = required(rest[0], 'ID');
+      await setAccountStatus(ctx, { accountId, suspended: action === 'suspend' });
+      return print({ account_id: accountId, status: action === 'suspend' ? 'suspended' : 'active' }, `account ${accountId} ${action}ed`);
+    }
+    case 'credits grant': {
+      const accountId = required(rest[0], 'ID');
+      const amount = positiveInteger(rest[1], 'N');
+      const bucket = oneOf(option(rest, 'bucket'), buckets, '--bucket');
+      await ctx.db.account.findUniqueOrThrow({ where: { id: accountId } }).catch(() => {
+        throw new DomainError('not_found');
+      });
+      await ctx.db.$transaction((tx) => grantCredits(tx, { accountId, bucket, amount }));
+      return print({ account_id: accountId, bucket, granted: amount }, `granted ${amount} ${bucket} credits to ${accountId}`);
+    }
+    default:
+      throw new UsageError('unknown command');
+  }
+}
+
+function positiveIntegerOrZero(text: string): number {
+  if (!/^\d+$/.test(text)) throw new UsageError('--credits must be a whole number');
+  return Number(text);
+}
+
+function required(value: string | undefined, what: string): string {
+  if (!value || value.startsWith('--')) throw new UsageError(`${what} is required`);
+  return value;
+}
+
+const database = await resolveDatabase({
+  url: process.env.DATABASE_URL,
+  dataDir: process.env.SVC_DATA_DIR ?? '.data',
+  port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : undefined,
+});
+const db = createDb({ url: database.url, poolSize: 2 });
+let exitCode = 0;
+try {
+  await migrate(database.url);
+  await main({ db, clock: systemClock, logger: jsonLogger('cli') }, process.argv.slice(2));
+} catch (error) {
+  exitCode = error instanceof UsageError ? 2 : 1;
+  const message = error instanceof UsageError ? `${error.message}\n${usage}` : error instanceof DomainError ? error.code : String(error);
+  process.stderr.write(`svc: ${message}\n`);
+} finally {
+  await db.$disconnect();
+  await database.stop();
+}
+process.exit(exitCode);

@@ -1,0 +1,18 @@
+import { jsonLogger, type ServiceContext, systemClock } from '@svc/core';
+import { createDb } from '@svc/db';
+
+const holder = globalThis as typeof globalThis & { __svcServiceContext?: ServiceContext };
+
+/** The web process's one service context, created on first use. */
+export function serviceContext(): ServiceContext {
+  if (!holder.__svcServiceContext) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error('DATABASE_URL is not set');
+    holder.__svcServiceContext = {
+      db: createDb({ url, poolSize: Number(process.env.SVC_WEB_DB_POOL ?? 10) }),
+      clock: systemClock,
+      logger: jsonLogger('web'),
+    };
+  }
+  return holder.__svcServiceContext;
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { errorBody, fieldDetailsFromIssues, type Operation } from '@svc/contracts';
+import { authenticateApiKey, type Caller, DomainError, type ServiceContext } from '@svc/core';
+import type { z } from 'zod';
+import { serviceContext } from './context.ts';
+import { readJsonBody } from './request-body.ts';
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HandlerInput<Op extends Operation> {
+  ctx: ServiceContext;
+  caller: Op['auth'] extends 'bearer' ? Caller : null;
+  params: Record<string, string>;
+  query: Infer<Op['query']>;
+  body: Op['body'] extends { schema: infer S } ? Infer<S> : undefined;
+  request: Request;
+  requestId: string;
+}
+
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type RouteContext = { params?: Promise<Record<string, string | string[]>> };
+
+/**
+ * Adapts one contract operation to a Next.js route handler: authenticate, parse the
+ * query and body with the operation's schemas, run the use-case, shape the answer with
+ * the response schema, and turn any failure into the error envelope.
+ */
+export function handle<Op extends Operation>(operation: Op, run: (input: HandlerInput<Op>) => Promise<HandlerResult>) {
+  return async (request: Request, route: RouteContext): Promise<Response> => {
+    const requestId = request.headers.get('x-request-id') ?? randomUUID();
+    let ctx: ServiceContext | undefined;
+    try {
+      ctx = serviceContext();
+      const caller = operation.auth === 'bearer' ? await authenticateApiKey(ctx, request.headers.get('authorization')) : null;
+      const params = Object.fromEntries(Object.entries((await route?.params) ?? {}).map(([key, value]) => [key, String(value)]));
+      const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
+      const body = operation.body ? parse(operation.body.schema, await readJsonBody(request, operation.body.maxBytes)) : undefined;
+      const result = await run({ ctx, caller, params, query, body, request, requestId } as HandlerInput<Op>);
+      const schema = operation.responses[result.status]?.schema;
+      const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
+      return respond(result.status, payload, requestId, result.headers);
+    } catch (error) {
+      return errorResponse(error, requestId, ctx);
+    }
+  };
+}
+
+function parse<T extends z.ZodType>(schema: T, input: unknown, root?: string): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new DomainError('invalid_request', { details: fieldDetailsFromIssues(result.error.issues, input, root) });
+}
+
+/** Query parameters as an object; a parameter given twice is refused rather than guessed at. */
+function queryObject(url: string): Record<string, string> {
+  const params = new URL(url).searchParams;
+  const query: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key in query) throw new DomainError('invalid_request', { details: [{ field: key.slice(0, 260), reason: 'invalid value' }] });
+    query[key] = value;
+  }
+  return query;
+}
+
+export function respond(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): Response {
+  const init = { status, headers: { 'x-request-id': requestId, 'cache-control': 'no-store', ...headers } };
+  if (body === undefined || status === 204) return new Response(null, init);
+  return Response.json(body, init);
+}
+
+export function errorResponse(error: unknown, requestId: string, ctx?: ServiceContext): Response {
+  if (error instanceof DomainError) {
+    const { status, body } = errorBody(error.code, requestId, error);
+    const headers: Record<string, string> = body.error.retry ? { 'retry-after': String(body.error.retry.retry_after_seconds) } : {};
+    return respond(status, body, requestId, headers);
+  }
+  // the cause is logged for operators; the caller sees only the generic answer
+  (ctx?.logger ?? console).error('unhandled error', { requestId, error: error instanceof Error ? error.stack : String(error) });
+  const { status, body } = errorBody('internal_error', requestId);
+  return respond(status, body, requestId);
+}

@@ -1,0 +1,43 @@
+import { DomainError } from '@svc/core';
+
+/** A JSON route accepts application/json, with or without parameters such as charset. */
+export function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0]?.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+/**
+ * Reads a JSON body of at most maxBytes: 415 for another content type, 413 past the
+ * limit (decided from Content-Length when present, else while streaming), 400
+ * malformed JSON for text that does not parse.
+ */
+export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  if (!isJsonContentType(request.headers.get('content-type'))) throw new DomainError('unsupported_media_type');
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new DomainError('request_too_large');
+  const text = await readLimited(request, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new DomainError('invalid_request', { details: [{ field: '', reason: 'malformed JSON' }] });
+  }
+}
+
+async function readLimited(request: Request, maxBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new DomainError('request_too_large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,115 @@
+// The web process: a plain Node HTTP server in front of Next.js. It enforces the rules that
+// hold before any route runs (request id, header limits, unknown routes, wrong methods), so
+// those answers carry the error envelope instead of Node's or Next's own pages.
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { type ErrorCode, errorBody, operations, RouteTable } from '@svc/contracts';
+import next from 'next';
+
+/** Spec part 8: at most 64 headers and 32 KiB of header names and values. */
+export const maxHeaderCount = 64;
+export const maxHeaderBytes = 32 * 1024;
+/** Node's own parser limit sits far above ours so that our check, with the envelope, answers first. */
+const parserHeaderLimit = 1024 * 1024;
+
+const routes = new RouteTable(operations);
+
+function sendError(res: ServerResponse, requestId: string, code: ErrorCode, headers: Record<string, string> = {}) {
+  const { status, body } = errorBody(code, requestId);
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    'x-request-id': requestId,
+    ...headers,
+  });
+  res.end(text);
+}
+
+function headersTooLarge(req: IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  if (raw.length / 2 > maxHeaderCount) return true;
+  let bytes = 0;
+  for (const part of raw) bytes += Buffer.byteLength(part);
+  return bytes > maxHeaderBytes;
+}
+
+/** Answers from the route table alone; returns true when the request was answered. */
+function preflight(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+  if (headersTooLarge(req)) {
+    sendError(res, requestId, 'request_headers_too_large', { connection: 'close' });
+    return true;
+  }
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  if (path !== '/v1' && !path.startsWith('/v1/')) return false;
+  const match = routes.match(req.method ?? 'GET', path);
+  if (!match) {
+    sendError(res, requestId, 'not_found');
+    return true;
+  }
+  if (!match.operation) {
+    sendError(res, requestId, 'method_not_allowed', { allow: match.allowed.map((method) => method.toUpperCase()).join(', ') });
+    return true;
+  }
+  return false;
+}
+
+export interface StartWebOptions {
+  port: number;
+  hostname?: string;
+}
+
+export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOptions) {
+  const dir = fileURLToPath(new URL('..', import.meta.url));
+  const app = next({ dev: false, dir, hostname, port, quiet: true });
+  await app.prepare();
+  const handleNext = app.getRequestHandler();
+
+  const server = createServer({ maxHeaderSize: parserHeaderLimit }, (req, res) => {
+    // the service's id replaces anything the client sent, so it is always a fresh UUID
+    const requestId = randomUUID();
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('x-request-id', requestId);
+    if (preflight(req, res, requestId)) return;
+    handleNext(req, res).catch((error: unknown) => {
+      process.stderr.write(`${JSON.stringify({ level: 'error', component: 'web', message: 'request failed', requestId, error: String(error) })}\n`);
+      if (!res.headersSent) sendError(res, requestId, 'internal_error');
+      else res.destroy();
+    });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const requestId = randomUUID();
+    const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : 'invalid_request';
+    const { status, body } = errorBody(code, requestId);
+    const text = JSON.stringify(body);
+    const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n` +
+        `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${text}`,
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
+  return {
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
+if (isMain) {
+  const port = Number(process.env.PORT ?? 3000);
+  const { close, server } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
+  process.stdout.write(`web listening on ${port}\n`);
+  const stop = () => {
+    server.closeIdleConnections();
+    close().then(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

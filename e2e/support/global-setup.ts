@@ -1,0 +1,88 @@
+// Runs once per `vitest run`: a real PostgreSQL (DATABASE_URL's server, else the embedded
+// one), a migrated template database, and a real web server process for the HTTP tests.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
+import { cloneTemplate, createTemplateDatabase, dropTestDatabases } from '@svc/db/testing';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dbServerUrl: string;
+    httpDatabaseUrl: string;
+    baseUrl: string;
+  }
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  const database = await resolveDatabase({
+    url: process.env.DATABASE_URL,
+    dataDir: `${root}/.data/test`,
+    port: 54339,
+    database: 'svc_ci',
+  });
+  const serverUrl = withDatabase(database.url, 'postgres');
+  await dropTestDatabases(serverUrl);
+  const templateUrl = await createTemplateDatabase(serverUrl);
+  await migrate(templateUrl);
+
+  const httpDatabaseUrl = await cloneTemplate(serverUrl, 'svc_test_http');
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const web = startProcess('apps/web/src/server.ts', { DATABASE_URL: httpDatabaseUrl, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_URL: baseUrl });
+  await waitFor(`${baseUrl}/v1/openapi.json`, web);
+
+  project.provide('dbServerUrl', serverUrl);
+  project.provide('httpDatabaseUrl', httpDatabaseUrl);
+  project.provide('baseUrl', baseUrl);
+
+  return async () => {
+    await stopProcess(web);
+    await dropTestDatabases(serverUrl).catch(() => {});
+    await database.stop();
+  };
+}
+
+export function startProcess(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function waitFor(url: string, child: ChildProcess) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before it answered`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { ErrorEnvelope } from './envelope.ts';
+import { type ErrorCode, errorDefinition } from './errors.ts';
+import { authErrors, commonErrors, defineOperation, type Operation } from './operation.ts';
+import { schemaRegistry } from './registry.ts';
+
+export const OpenApiDocument = z.record(z.string(), z.unknown());
+
+export const getOpenApi = defineOperation({
+  operationId: 'getOpenApi',
+  method: 'get',
+  path: '/v1/openapi.json',
+  tag: 'Public',
+  summary: 'The machine-readable API contract (OpenAPI 3.1)',
+  auth: 'none',
+  responses: { 200: { description: 'The contract', schema: OpenApiDocument } },
+  errors: [],
+});
+
+type JsonSchema = Record<string, unknown>;
+
+const componentRef = (id: string) => `#/components/schemas/${id}`;
+
+function components(io: 'input' | 'output'): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(schemaRegistry, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    uri: componentRef,
+  }) as { schemas: Record<string, JsonSchema> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return schemas;
+}
+
+function inlineSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const id = schemaRegistry.get(schema)?.id;
+  if (id) return { $ref: componentRef(id) };
+  const json = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    metadata: schemaRegistry,
+  }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+function parameters(operation: Operation) {
+  const list: JsonSchema[] = [];
+  const add = (location: 'path' | 'query', shape: z.ZodObject | undefined) => {
+    if (!shape) return;
+    for (const [name, field] of Object.entries(shape.shape as Record<string, z.ZodType>)) {
+      list.push({
+        name,
+        in: location,
+        required: location === 'path' || !field.safeParse(undefined).success,
+        schema: inlineSchema(field, 'input'),
+      });
+    }
+  };
+  add('path', operation.params);
+  add('query', operation.query);
+  if (operation.idempotencyKey) {
+    list.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: operation.idempotencyKey === 'required',
+      description: '1 to 255 printable ASCII characters; a repeat with the same logical request replays the first answer.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    });
+  }
+  return list;
+}
+
+const requestIdHeader = {
+  'x-request-id': { description: 'Unique id of this request (UUID), equal to error.request_id', schema: { type: 'string', format: 'uuid' } },
+};
+
+function errorResponses(operation: Operation) {
+  const codes = new Set<ErrorCode>([...commonErrors, ...(operation.auth === 'bearer' ? authErrors : []), ...operation.errors]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = errorDefinition(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, list] of [...byStatus.entries()].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `Error: ${list.sort().join(', ')}`,
+      headers: {
+        ...requestIdHeader,
+        ...(status === 429 ? { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : {}),
+      },
+      content: { 'application/json': { schema: { $ref: componentRef('ErrorEnvelope') } } },
+    };
+  }
+  return responses;
+}
+
+function operationObject(operation: Operation): JsonSchema {
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, response] of Object.entries(operation.responses)) {
+    responses[status] = {
+      description: response.description,
+      headers: { ...requestIdHeader, ...response.headers },
+      ...(response.schema
+        ? { content: { [response.contentType ?? 'application/json']: { schema: inlineSchema(response.schema, 'output') } } }
+        : {}),
+    };
+  }
+  Object.assign(responses, errorResponses(operation));
+  const params = parameters(operation);
+  return {
+    operationId: operation.operationId,
+    summary: operation.summary,
+    ...(operation.description ? { description: operation.description } : {}),
+    tags: [operation.tag],
+    security: operation.auth === 'bearer' ? [{ apiKey: [] }] : [],
+    ...(params.length ? { parameters: params } : {}),
+    ...(operation.body
+      ? {
+          requestBody: {
+            required: true,
+            description: `JSON body of at most ${operation.body.maxBytes} bytes.`,
+            content: { 'application/json': { schema: inlineSchema(operation.body.schema, 'input') } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+export interface OpenApiOptions {
+  serverUrl?: string;
+}
+
+/** Builds the published OpenAPI 3.1 document from the operation catalog. */
+export function buildOpenApiDocument(operations: readonly Operation[], options: OpenApiOptions = {}) {
+  // ensure the envelope is registered even if no operation names it directly
+  void ErrorEnvelope;
+  const requestIds = new Set(
+    operations.flatMap((operation) => {
+      const id = operation.body && schemaRegistry.get(operation.body.schema)?.id;
+      return id ? [id] : [];
+    }),
+  );
+  const inputs = components('input');
+  const outputs = components('output');
+  const schemas: Record<string, JsonSchema> = {};
+  for (const id of Object.keys(outputs).sort()) schemas[id] = (requestIds.has(id) ? inputs[id] : outputs[id]) as JsonSchema;
+
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const operation of operations) {
+    paths[operation.path] ??= {};
+    (paths[operation.path] as Record<string, JsonSchema>)[operation.method] = operationObject(operation);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Rendering Service API',
+      version: '1.0.0',
+      description: 'Render HTML, templates and saved template versions to PDF, PNG, JPEG and WebP.',
+    },
+    servers: options.serverUrl ? [{ url: options.serverUrl }] : [],
+    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key secret (svc_sk_v1_...)' } },
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface OperationResponse {
+  description: string;
+  /** Response body; omitted for bodiless answers (204) and binary downloads. */
+  schema?: z.ZodType;
+  contentType?: string;
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+export interface JsonBody {
+  schema: z.ZodType;
+  /** Largest accepted body in bytes (413 request_too_large above it). */
+  maxBytes: number;
+}
+
+/**
+ * One API operation: everything the route adapter validates and everything the
+ * published contract says, kept together so the two cannot drift.
+ */
+export interface Operation {
+  operationId: string;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. /v1/keys/{key_id}. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  auth: 'bearer' | 'none';
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: JsonBody;
+  idempotencyKey?: 'optional' | 'required';
+  responses: Record<number, OperationResponse>;
+  /** Error codes this operation can answer with, beyond the ones every route shares. */
+  errors: readonly ErrorCode[];
+}
+
+export function defineOperation<const T extends Operation>(operation: T): T {
+  return operation;
+}
+
+/** Codes any route can answer with (spec part 4 general rules). */
+export const commonErrors: readonly ErrorCode[] = ['method_not_allowed', 'request_headers_too_large', 'internal_error'];
+/** Codes any authenticated route can answer with (spec part 5). */
+export const authErrors: readonly ErrorCode[] = ['unauthorized', 'account_suspended'];
+/** Codes of a route with a JSON body. */
+export const jsonBodyErrors: readonly ErrorCode[] = ['invalid_request', 'request_too_large', 'unsupported_media_type'];

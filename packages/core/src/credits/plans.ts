@@ -1,0 +1,26 @@
+import type { CreditBucket, Plan } from '@svc/db';
+
+export interface PlanTerms {
+  /** Subscription credits refilled at the start of every calendar month (UTC). */
+  subscriptionCredits: number;
+  /** Whether work beyond the prepaid balance is allowed and billed as overage. */
+  overage: boolean;
+}
+
+/** Paid subscription plans (scale, growth, starter) carry monthly credits and may use overage. */
+export const planTerms: Record<Plan, PlanTerms> = {
+  scale: { subscriptionCredits: 25_000, overage: true },
+  growth: { subscriptionCredits: 5_000, overage: true },
+  starter: { subscriptionCredits: 1_000, overage: true },
+  pack: { subscriptionCredits: 0, overage: false },
+  free: { subscriptionCredits: 0, overage: false },
+};
+
+/**
+ * The order in which buckets pay for work: credits that lapse soonest go first
+ * (free monthly and subscription credits are refilled, not carried over), then
+ * trial credits, then purchased packs, which never lapse.
+ */
+export const spendingOrder: readonly CreditBucket[] = ['free_monthly', 'subscription', 'trial', 'pack'];
+
+export const creditBuckets: readonly CreditBucket[] = ['free_monthly', 'trial', 'pack', 'subscription'];

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/**
+ * The background task catalog: name -> payload schema -> retry policy.
+ * Light enough for the web app to import (no handlers here); handlers live in the worker,
+ * which parses every payload again on dequeue.
+ */
+const cronPayload = z.object({ _cron: z.object({ ts: z.string(), backfilled: z.boolean().optional() }).optional() });
+
+export const taskCatalog = {
+  monthly_credit_reset: { payload: cronPayload, maxAttempts: 10 },
+} as const;
+
+export type TaskName = keyof typeof taskCatalog;
+export type TaskPayload<N extends TaskName> = z.infer<(typeof taskCatalog)[N]['payload']>;
+
+/** Cron schedule (graphile-worker crontab syntax, UTC): the monthly reset runs at 00:00 on the 1st, with a day of backfill. */
+export const crontab = '0 0 1 * * monthly_credit_reset ?fill=1d&max=10';

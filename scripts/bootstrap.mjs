@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Entry point of `npm start`, `npm test`, `npm run svc` and `npm run bench`.
+// Plain Node with no dependencies: it must run on a machine that has only Node and npm.
+// Each step does only the set-up that is missing, remembered by content stamps in .setup/.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const stampDir = join(root, '.setup');
+const pnpmVersion = '10.34.9';
+const pnpmBin = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
+const quiet = process.argv[2] === 'svc';
+
+function log(message) {
+  if (!quiet) process.stderr.write(`[setup] ${message}\n`);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+    env: { ...process.env, ...options.env },
+  });
+  if (result.status !== 0) {
+    process.stderr.write(`[setup] failed: ${command} ${args.join(' ')}\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+function fingerprint(paths) {
+  const hash = createHash('sha256');
+  const visit = (path) => {
+    if (!existsSync(path)) return;
+    const stat = statSync(path);
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path).sort()) {
+        if (['node_modules', '.next', 'generated', 'dist', '.data', 'test'].includes(name)) continue;
+        visit(join(path, name));
+      }
+      return;
+    }
+    hash.update(relative(root, path));
+    hash.update(readFileSync(path));
+  };
+  for (const path of paths) visit(join(root, path));
+  return hash.digest('hex');
+}
+
+function step(name, inputs, action) {
+  const stampFile = join(stampDir, name);
+  const current = fingerprint(inputs);
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === current) return;
+  action();
+  mkdirSync(stampDir, { recursive: true });
+  writeFileSync(stampFile, current);
+}
+
+function ensurePnpm() {
+  if (existsSync(pnpmBin)) return;
+  log(`installing pnpm ${pnpmVersion} into .tools`);
+  run('npm', ['install', '--prefix', join(root, '.tools'), '--no-audit', '--no-fund', '--loglevel=error', `pnpm@${pnpmVersion}`]);
+}
+
+function ensureDependencies() {
+  const manifests = ['package.json', 'pnpm-workspace.yaml', 'pnpm-lock.yaml'];
+  for (const group of ['apps', 'packages']) {
+    for (const name of readdirSync(join(root, group))) manifests.push(`${group}/${name}/package.json`);
+  }
+  manifests.push('e2e/package.json');
+  const missing = !existsSync(join(root, 'node_modules', '.pnpm'));
+  if (missing) rmStamp('dependencies');
+  step('dependencies', manifests, () => {
+    log('installing dependencies');
+    const frozen = existsSync(join(root, 'pnpm-lock.yaml')) && process.env.CI ? ['--frozen-lockfile'] : [];
+    run(pnpmBin, ['install', ...frozen, '--reporter=append-only']);
+  });
+}
+
+function rmStamp(name) {
+  const stampFile = join(stampDir, name);
+  if (existsSync(stampFile)) writeFileSync(stampFile, '');
+}
+
+const systemPackages = [
+  { binary: '/usr/bin/chromium', apt: 'chromium' },
+  { binary: '/usr/bin/qpdf', apt: 'qpdf' },
+  { binary: '/usr/bin/pdfinfo', apt: 'poppler-utils' },
+  { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', apt: 'fonts-dejavu-core' },
+];
+
+function ensureSystemPackages() {
+  const missing = systemPackages.filter((item) => !existsSync(item.binary)).map((item) => item.apt);
+  if (missing.length === 0) return;
+  log(`installing system packages: ${missing.join(' ')}`);
+  const sudo = process.getuid && process.getuid() === 0 ? [] : ['sudo'];
+  const apt = (args) => run(sudo[0] ?? 'apt-get', sudo.length ? ['apt-get', ...args] : args, { env: { DEBIAN_FRONTEND: 'noninteractive' } });
+  apt(['update', '-qq']);
+  apt(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+}
+
+function ensurePrismaClient() {
+  const generated = join(root, 'packages', 'db', 'src', 'generated', 'prisma', 'client.ts');
+  if (!existsSync(generated)) rmStamp('prisma-client');
+  step('prisma-client', ['prisma/schema.prisma', 'packages/db/package.json'], () => {
+    log('generating the Prisma client');
+    run(pnpmBin, ['--filter', '@svc/db', 'exec', 'prisma', 'generate', '--config', 'prisma.config.ts'], {
+      // generate never runs the schema engine; the variable stops Prisma from looking for a download
+      env: { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    });
+  });
+}
+
+function ensureWebBuild() {
+  if (!existsSync(join(root, 'apps', 'web', '.next', 'BUILD_ID'))) rmStamp('web-build');
+  step('web-build', ['apps/web', 'packages', 'prisma/schema.prisma', 'pnpm-lock.yaml'], () => {
+    log('building the web app');
+    run(pnpmBin, ['--filter', '@svc/web', 'run', 'build'], { env: { NEXT_TELEMETRY_DISABLED: '1' } });
+  });
+}
+
+function exec(args, extraEnv = {}) {
+  const result = spawnSync(pnpmBin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  process.exit(result.status ?? 1);
+}
+
+const command = process.argv[2];
+const rest = process.argv.slice(3);
+
+ensurePnpm();
+ensureDependencies();
+ensurePrismaClient();
+
+switch (command) {
+  case 'start':
+    ensureSystemPackages();
+    ensureWebBuild();
+    exec(['exec', 'tsx', 'scripts/serve.ts', ...rest], { NODE_ENV: 'production' });
+    break;
+  case 'test':
+    ensureSystemPackages();
+    ensureWebBuild();
+    exec(['exec', 'vitest', 'run', ...rest], { NODE_ENV: 'test' });
+    break;
+  case 'svc':
+    exec(['exec', 'tsx', 'apps/cli/src/main.ts', ...rest]);
+    break;
+  case 'bench':
+    ensureSystemPackages();
+    ensureWebBuild();
+    exec(['exec', 'tsx', 'bench/run.ts', ...rest], { NODE_ENV: 'production' });
+    break;
+  default:
+    process.stderr.write('usage: node scripts/bootstrap.mjs start|test|svc|bench\n');
+    process.exit(2);
+}
