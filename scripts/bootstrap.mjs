@@ -142,6 +142,8 @@ switch (command) {
   case 'test':
     ensureSystemPackages();
     ensureWebBuild();
+    log('type-checking the workspace');
+    run(pnpmBin, ['exec', 'tsc', '-p', '.', '--noEmit']);
     exec(['exec', 'vitest', 'run', ...rest], { NODE_ENV: 'test' });
     break;
   case 'svc':

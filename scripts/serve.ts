@@ -27,7 +27,7 @@ const db = createDb({ url: database.url, poolSize: 2 });
 const demo = await ensureDemoAccount({ db, clock: systemClock, logger });
 await db.$disconnect();
 
-const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' };
+const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' as const };
 const tsx = ['--import', 'tsx'];
 const children: ChildProcess[] = [
   spawn(process.execPath, [...tsx, 'apps/web/src/server.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] }),

@@ -1,0 +1,58 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { api, expectError } from './support/api.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function svc(...args: string[]) {
+  const result = spawnSync('npm', ['run', 'svc', '--', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('operator CLI', () => {
+  it('creates an account printing exactly one JSON object with a working key', async () => {
+    const created = svc('account', 'create', '--plan', 'scale', '--credits', '1000', '--json');
+    expect(created.code).toBe(0);
+    const lines = created.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const parsed = JSON.parse(lines[0]!);
+    expect(Object.keys(parsed).sort()).toEqual(['account_id', 'api_key']);
+    expect(parsed.api_key).toMatch(/^svc_sk_v1_[0-9a-f]{64}$/);
+    expect((await api('/v1/keys', { key: parsed.api_key })).status).toBe(200);
+
+    const shown = JSON.parse(svc('account', 'show', parsed.account_id, '--json').stdout);
+    expect(shown).toMatchObject({ account_id: parsed.account_id, plan: 'scale', status: 'active' });
+    expect(shown.balances).toEqual({ free_monthly: 0, trial: 1000, pack: 0, subscription: 0 });
+
+    expect(svc('credits', 'grant', parsed.account_id, '25', '--bucket', 'pack').code).toBe(0);
+    expect(JSON.parse(svc('account', 'show', parsed.account_id, '--json').stdout).balances.pack).toBe(25);
+
+    expect(svc('account', 'suspend', parsed.account_id).code).toBe(0);
+    expectError(await api('/v1/keys', { key: parsed.api_key }), 403, 'account_suspended');
+    expect(svc('account', 'unsuspend', parsed.account_id).code).toBe(0);
+    expect((await api('/v1/keys', { key: parsed.api_key })).status).toBe(200);
+  }, 120_000);
+
+  it('refuses bad input with a usage message and nothing on stdout', () => {
+    for (const args of [
+      ['account', 'create', '--plan', 'platinum', '--json'],
+      ['credits', 'grant', 'acct_x', '-5', '--bucket', 'pack'],
+      ['credits', 'grant', 'acct_x', '5', '--bucket', 'gold'],
+      ['account', 'fly'],
+    ]) {
+      const result = svc(...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('usage');
+    }
+    const unknown = svc('account', 'show', `acct_${'0'.repeat(32)}`, '--json');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe('');
+  }, 120_000);
+});

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { api, baseUrl, expectError, newAccount, uuidPattern } from './support/api.ts';
+import { headWithHeaders, rawRequest } from './support/raw-http.ts';
+
+const host = () => new URL(baseUrl()).host;
+
+function expectRawEnvelope(response: Awaited<ReturnType<typeof rawRequest>>, status: number, code: string) {
+  expect(response.status).toBe(status);
+  const body = JSON.parse(response.body);
+  expect(body.error.code).toBe(code);
+  expect(body.error.request_id).toMatch(uuidPattern);
+  expect(response.headers['x-request-id']).toBe(body.error.request_id);
+}
+
+describe('request id', () => {
+  it('is a fresh UUID on every response, success or error, and ignores one sent by the client', async () => {
+    const account = await newAccount();
+    const ok = await api('/v1/keys', { key: account.apiKey, headers: { 'x-request-id': 'client-chosen' } });
+    const missing = await api('/v1/keys');
+    const first = ok.headers.get('x-request-id');
+    expect(first).toMatch(uuidPattern);
+    expect(first).not.toBe('client-chosen');
+    expect(missing.headers.get('x-request-id')).toMatch(uuidPattern);
+    expect(missing.headers.get('x-request-id')).not.toBe(first);
+    expect(missing.body.error.request_id).toBe(missing.headers.get('x-request-id'));
+  });
+});
+
+describe('routes and methods', () => {
+  it('answers 404 not_found with the envelope for unknown routes', async () => {
+    for (const path of ['/v1/nothing', '/v1/keys/key_x/extra', '/v1', '/v1/']) {
+      expectError(await api(path), 404, 'not_found');
+    }
+  });
+
+  it('answers 405 method_not_allowed with Allow for a known route and the wrong method', async () => {
+    const account = await newAccount();
+    const put = await api('/v1/keys', { method: 'PUT', key: account.apiKey, body: {} });
+    expectError(put, 405, 'method_not_allowed');
+    expect(put.headers.get('allow')).toBe('POST, GET');
+    expectError(await api(`/v1/keys/key_${'a'.repeat(32)}`, { method: 'GET', key: account.apiKey }), 405, 'method_not_allowed');
+    expectError(await api('/v1/openapi.json', { method: 'POST', body: {} }), 405, 'method_not_allowed');
+  });
+});
+
+describe('header limits', () => {
+  it('accepts 64 headers and refuses 65 with 431 request_headers_too_large', async () => {
+    const ok = await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 64));
+    expect(ok.status).toBe(200);
+    const refused = await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 65));
+    expectRawEnvelope(refused, 431, 'request_headers_too_large');
+  });
+
+  it('refuses more than 32 KiB of header names and values, also on unknown routes', async () => {
+    const under = await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 10, 3000));
+    expect(under.status).toBe(200);
+    // Host, Connection and 11 fillers of 3,000 bytes: just over 32 KiB
+    const over = await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 13, 3000));
+    expectRawEnvelope(over, 431, 'request_headers_too_large');
+    expectRawEnvelope(await rawRequest(baseUrl(), headWithHeaders('/v1/nothing', host(), 13, 3000)), 431, 'request_headers_too_large');
+  });
+
+  it("answers with the envelope, not Node's bare 431, for one huge header and for megabytes of headers", async () => {
+    expectRawEnvelope(await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 3, 40_000)), 431, 'request_headers_too_large');
+    expectRawEnvelope(await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 4, 700_000)), 431, 'request_headers_too_large');
+  });
+});

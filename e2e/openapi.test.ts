@@ -1,0 +1,36 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { operations } from '@svc/contracts';
+import { describe, expect, it } from 'vitest';
+import { api } from './support/api.ts';
+
+describe('GET /v1/openapi.json', () => {
+  it('is served without a key and is a valid OpenAPI 3.1 document', async () => {
+    const response = await api('/v1/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/json');
+    expect(response.body.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(response.body))).resolves.toBeTruthy();
+  });
+
+  it('describes every served operation with its request, responses and the error envelope', async () => {
+    const { body } = await api('/v1/openapi.json');
+    for (const operation of operations) {
+      const described = body.paths[operation.path]?.[operation.method];
+      expect(described, `${operation.method} ${operation.path}`).toBeDefined();
+      expect(described.operationId).toBe(operation.operationId);
+      for (const status of Object.keys(operation.responses)) expect(described.responses[status]).toBeDefined();
+      if (operation.body) expect(described.requestBody.content['application/json'].schema).toBeDefined();
+      if (operation.auth === 'bearer') {
+        expect(described.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
+        expect(described.responses['403'].description).toContain('account_suspended');
+      }
+    }
+    const envelope = body.components.schemas.ErrorEnvelope;
+    expect(envelope.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'request_id']));
+    const createKey = body.paths['/v1/keys'].post;
+    expect(createKey.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/NewApiKey');
+    expect(Object.keys(createKey.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415']));
+    const list = body.paths['/v1/keys'].get;
+    expect(list.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['limit', 'cursor']);
+  });
+});

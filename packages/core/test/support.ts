@@ -1,0 +1,29 @@
+import { createAccount, type CreateAccountOptions, type ServiceContext, silentLogger } from '@svc/core';
+import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+/** A database of its own for the calling test file, and a context around it with a settable clock. */
+export function useTestContext() {
+  const state: { database?: TestDatabase; now: Date } = { now: new Date('2026-03-15T12:00:00Z') };
+  const ctx = {} as ServiceContext;
+  beforeAll(async () => {
+    state.database = await createTestDatabase(inject('dbServerUrl'));
+    Object.assign(ctx, { db: state.database.db, clock: () => state.now, logger: silentLogger });
+  });
+  afterAll(async () => {
+    await state.database?.drop();
+  });
+  return {
+    ctx,
+    url: () => state.database!.url,
+    setNow: (time: Date) => {
+      state.now = time;
+    },
+  };
+}
+
+export async function accountWith(ctx: ServiceContext, options: CreateAccountOptions) {
+  const created = await createAccount(ctx, options);
+  const key = await ctx.db.apiKey.findFirstOrThrow({ where: { accountId: created.account_id } });
+  return { accountId: created.account_id, keyId: key.id, plan: options.plan };
+}
