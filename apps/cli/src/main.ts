@@ -4,6 +4,7 @@ import {
   DomainError,
   grantCredits,
   jsonLogger,
+  loadConfig,
   type ServiceContext,
   setAccountStatus,
   showAccount,
@@ -99,7 +100,7 @@ const db = createDb({ url: database.url, poolSize: 2 });
 let exitCode = 0;
 try {
   await migrate(database.url);
-  await main({ db, clock: systemClock, logger: jsonLogger('cli') }, process.argv.slice(2));
+  await main({ db, clock: systemClock, logger: jsonLogger('cli'), config: loadConfig() }, process.argv.slice(2));
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   const message = error instanceof UsageError ? `${error.message}\n${usage}` : error instanceof DomainError ? error.code : String(error);

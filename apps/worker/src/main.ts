@@ -1,6 +1,8 @@
-// The worker process: graphile-worker running the task catalog against the service database.
-import { crontab, jsonLogger, systemClock } from '@svc/core';
+// The worker process: graphile-worker running the task catalog against the service
+// database, with one supervised Chromium pool for render jobs.
+import { crontab, jsonLogger, loadConfig, recoverStaleRenders, type RenderEngine, systemClock } from '@svc/core';
 import { createDb } from '@svc/db';
+import { Renderer } from '@svc/renderer';
 import { Logger, run } from 'graphile-worker';
 import { buildTaskList } from './task-list.ts';
 
@@ -8,15 +10,27 @@ const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is not set');
 
 const logger = jsonLogger('worker');
-const db = createDb({ url, poolSize: 5 });
-const ctx = { db, clock: systemClock, logger };
+const config = loadConfig();
+const db = createDb({ url, poolSize: 6 });
+const ctx = { db, clock: systemClock, logger, config };
+
+// the browser starts with the worker so the first render finds it warm
+let renderer: Promise<Renderer> | null = null;
+const engine = (): Promise<RenderEngine> => {
+  renderer ??= Renderer.start({ renderTimeoutMs: config.renderTimeoutMs }).catch((error: unknown) => {
+    renderer = null;
+    throw error;
+  });
+  return renderer;
+};
+if (process.env.SVC_WORKER_LAZY_BROWSER !== '1') await engine();
 
 const runner = await run({
   connectionString: url,
   concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4),
   noHandleSignals: true,
   pollInterval: 1000,
-  taskList: buildTaskList(ctx),
+  taskList: buildTaskList(ctx, engine),
   crontab,
   logger: new Logger((scope) => (level, message, meta) => {
     if (level === 'debug') return;
@@ -24,6 +38,8 @@ const runner = await run({
     write(message, { ...scope, ...meta });
   }),
 });
+// jobs a vanished worker was rendering are taken up at once rather than at the next cron tick
+await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
 process.stdout.write('worker running\n');
 
 let stopping = false;
@@ -32,6 +48,7 @@ async function shutdown() {
   stopping = true;
   // graceful: running tasks finish, nothing new is taken
   await runner.stop().catch((error: unknown) => logger.error('worker stop failed', { error: String(error) }));
+  if (renderer) await (await renderer).close().catch(() => {});
   await db.$disconnect();
   process.exit(0);
 }

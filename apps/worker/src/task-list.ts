@@ -1,6 +1,7 @@
-import { type ServiceContext, type TaskName, type TaskPayload, taskCatalog } from '@svc/core';
+import { type RenderEngine, type ServiceContext, type TaskName, type TaskPayload, taskCatalog } from '@svc/core';
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { monthlyCreditReset } from './tasks/monthly-credit-reset.ts';
+import { expireRenderFilesTask, recoverStaleRendersTask, renderJobTask } from './tasks/render-tasks.ts';
 
 export interface TaskHandlerContext {
   ctx: ServiceContext;
@@ -9,15 +10,21 @@ export interface TaskHandlerContext {
 
 type Handlers = { [N in TaskName]: (payload: TaskPayload<N>, context: TaskHandlerContext) => Promise<void> };
 
-const handlers: Handlers = {
-  monthly_credit_reset: monthlyCreditReset,
-};
+function handlers(engine: () => Promise<RenderEngine>): Handlers {
+  return {
+    monthly_credit_reset: monthlyCreditReset,
+    render_job: renderJobTask(engine),
+    recover_stale_renders: recoverStaleRendersTask,
+    expire_render_files: expireRenderFilesTask,
+  };
+}
 
 /** Every catalog task with its handler; the payload is parsed against the catalog schema on dequeue. */
-export function buildTaskList(ctx: ServiceContext): TaskList {
+export function buildTaskList(ctx: ServiceContext, engine: () => Promise<RenderEngine>): TaskList {
+  const handlerFor = handlers(engine);
   const list: TaskList = {};
   for (const name of Object.keys(taskCatalog) as TaskName[]) {
-    const handler = handlers[name] as (payload: unknown, context: TaskHandlerContext) => Promise<void>;
+    const handler = handlerFor[name] as (payload: unknown, context: TaskHandlerContext) => Promise<void>;
     list[name] = async (payload, helpers) => {
       const parsed = taskCatalog[name].payload.parse(payload);
       await handler(parsed, { ctx, helpers });

@@ -1,4 +1,4 @@
-import { createAccount, type CreateAccountOptions, type ServiceContext, silentLogger } from '@svc/core';
+import { createAccount, type CreateAccountOptions, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, inject } from 'vitest';
 
@@ -8,7 +8,7 @@ export function useTestContext() {
   const ctx = {} as ServiceContext;
   beforeAll(async () => {
     state.database = await createTestDatabase(inject('dbServerUrl'));
-    Object.assign(ctx, { db: state.database.db, clock: () => state.now, logger: silentLogger });
+    Object.assign(ctx, { db: state.database.db, clock: () => state.now, logger: silentLogger, config: loadConfig() });
   });
   afterAll(async () => {
     await state.database?.drop();

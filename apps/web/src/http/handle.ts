@@ -21,6 +21,8 @@ export interface HandlerResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A binary body (downloads), sent as is with the given headers. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 type RouteContext = { params?: Promise<Record<string, string | string[]>> };
@@ -41,6 +43,7 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
       const body = operation.body ? parse(operation.body.schema, await readJsonBody(request, operation.body.maxBytes)) : undefined;
       const result = await run({ ctx, caller, params, query, body, request, requestId } as HandlerInput<Op>);
+      if (result.stream) return new Response(result.stream, { status: result.status, headers: { 'x-request-id': requestId, ...result.headers } });
       const schema = operation.responses[result.status]?.schema;
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
       return respond(result.status, payload, requestId, result.headers);

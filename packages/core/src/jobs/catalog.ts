@@ -9,10 +9,21 @@ const cronPayload = z.object({ _cron: z.object({ ts: z.string(), backfilled: z.b
 
 export const taskCatalog = {
   monthly_credit_reset: { payload: cronPayload, maxAttempts: 10 },
+  render_job: { payload: z.object({ job_id: z.string() }), maxAttempts: 5 },
+  recover_stale_renders: { payload: cronPayload, maxAttempts: 3 },
+  expire_render_files: { payload: cronPayload, maxAttempts: 3 },
 } as const;
 
 export type TaskName = keyof typeof taskCatalog;
 export type TaskPayload<N extends TaskName> = z.infer<(typeof taskCatalog)[N]['payload']>;
 
-/** Cron schedule (graphile-worker crontab syntax, UTC): the monthly reset runs at 00:00 on the 1st, with a day of backfill. */
-export const crontab = '0 0 1 * * monthly_credit_reset ?fill=1d&max=10';
+/**
+ * Cron schedule (graphile-worker crontab syntax, UTC): the monthly reset at 00:00 on the 1st
+ * with a day of backfill; every minute, renders whose worker vanished are taken up again
+ * and files past retention are removed.
+ */
+export const crontab = [
+  '0 0 1 * * monthly_credit_reset ?fill=1d&max=10',
+  '* * * * * recover_stale_renders',
+  '* * * * * expire_render_files',
+].join('\n');

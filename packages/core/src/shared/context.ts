@@ -1,4 +1,5 @@
 import type { Db } from '@svc/db';
+import type { ServiceConfig } from './config.ts';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -8,11 +9,12 @@ export interface Logger {
 
 export type Clock = () => Date;
 
-/** What every use-case receives: the database, the time and a logger. Nothing is a module singleton. */
+/** What every use-case receives: the database, the time, a logger and settings. Nothing is a module singleton. */
 export interface ServiceContext {
   db: Db;
   clock: Clock;
   logger: Logger;
+  config: ServiceConfig;
 }
 
 export const systemClock: Clock = () => new Date();

@@ -1,0 +1,3 @@
+import { renderCollectionRoutes } from '../../../src/http/render-routes.ts';
+
+export const { POST, GET } = renderCollectionRoutes('pdf');

@@ -1,0 +1,128 @@
+// `npm run bench`: renders the same fixtures through raw puppeteer (warm pages, setContent,
+// pdf/screenshot) and through the whole service (HTTP, admission, queue, worker, storage),
+// at concurrency 1 and 2, and prints throughput, p50 and p95 with the service/raw ratios.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAccount, createApiKey, loadConfig, silentLogger, systemClock } from '@svc/core';
+import { createDb } from '@svc/db';
+import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { type Fixture, fixtures } from './fixtures.ts';
+import { type Measurement, measure } from './stats.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const runs = Number(process.env.BENCH_RUNS ?? 40);
+const warmup = 5;
+const concurrencies = [1, 2];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function start(script: string, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function rawRenderer(concurrency: number) {
+  const browser: Browser = await puppeteer.launch({
+    executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
+  });
+  const pages: Page[] = [];
+  for (let index = 0; index < concurrency; index++) {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 720 });
+    pages.push(page);
+  }
+  const free = [...pages];
+  return {
+    async render(fixture: Fixture) {
+      const page = free.pop() as Page;
+      try {
+        await page.setContent(fixture.html, { waitUntil: 'load' });
+        if (fixture.kind === 'pdf') await page.pdf({ format: 'A4', printBackground: true });
+        else await page.screenshot({ type: 'png' });
+      } finally {
+        free.push(page);
+      }
+    },
+    close: () => browser.close(),
+  };
+}
+
+function serviceRenderer(baseUrl: string, apiKeys: string[]) {
+  let turn = 0;
+  return async (fixture: Fixture) => {
+    const apiKey = apiKeys[turn++ % apiKeys.length];
+    const body = fixture.kind === 'pdf' ? { html: fixture.html } : { html: fixture.html, image: { format: 'png', width: 1280, height: 720 } };
+    const response = await fetch(`${baseUrl}/v1/${fixture.kind}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const job = (await response.json()) as { status: string };
+    if (response.status !== 200 || job.status !== 'succeeded') throw new Error(`service render failed: ${response.status} ${JSON.stringify(job)}`);
+  };
+}
+
+const format = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
+
+async function main() {
+  const database = await resolveDatabase({ url: process.env.DATABASE_URL, dataDir: join(root, '.data', 'bench'), port: 54349 });
+  const benchUrl = withDatabase(database.url, 'svc_bench');
+  await ensureDatabase(withDatabase(database.url, 'postgres'), 'svc_bench');
+  await migrate(benchUrl);
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = { DATABASE_URL: benchUrl, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_URL: baseUrl, SVC_DATA_DIR: dataDir };
+  const web = start('apps/web/src/server.ts', env);
+  const worker = start('apps/worker/src/main.ts', env);
+  const db = createDb({ url: benchUrl, poolSize: 2 });
+  const ctx = { db, clock: systemClock, logger: silentLogger, config: loadConfig() };
+  const account = await createAccount(ctx, { plan: 'scale', credits: 100_000 });
+  // one key sustains 5 renders a second; the benchmark measures the pipeline, not that limit,
+  // so it spreads requests over the account's ten keys
+  const apiKeys = [account.api_key];
+  for (let index = 1; index < 10; index++) apiKeys.push((await createApiKey(ctx, { accountId: account.account_id, name: `bench ${index}` })).secret);
+  await db.$disconnect();
+  for (let attempt = 0; ; attempt++) {
+    if (await fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false)) break;
+    if (attempt > 600) throw new Error('service did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  const viaService = serviceRenderer(baseUrl, apiKeys);
+  console.log(`Benchmark: ${runs} renders per cell after ${warmup} warm-up renders; times in ms.`);
+  console.log('fixture                  conc |  raw r/s  svc r/s  ratio |  raw p50  svc p50  +p50 |  raw p95  svc p95');
+  for (const concurrency of concurrencies) {
+    const raw = await rawRenderer(concurrency);
+    for (const fixture of fixtures) {
+      for (let index = 0; index < warmup; index++) await raw.render(fixture);
+      const rawResult: Measurement = await measure(() => raw.render(fixture), runs, concurrency);
+      for (let index = 0; index < warmup; index++) await viaService(fixture);
+      const serviceResult: Measurement = await measure(() => viaService(fixture), runs, concurrency);
+      const row =
+        `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)} ${format(serviceResult.throughput, 2)} ${format(serviceResult.throughput / rawResult.throughput, 2).slice(2)} |` +
+        `${format(rawResult.p50)} ${format(serviceResult.p50)} ${format(serviceResult.p50 - rawResult.p50).slice(2)} |${format(rawResult.p95)} ${format(serviceResult.p95)}`;
+      console.log(row);
+    }
+    await raw.close();
+  }
+  web.kill('SIGTERM');
+  worker.kill('SIGTERM');
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await rm(dataDir, { recursive: true, force: true });
+  await database.stop();
+}
+
+await main();

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
+import { HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
+
+const IdPath = z.strictObject({ id: z.string() });
+
+const createErrors = [
+  ...jsonBodyErrors,
+  'insufficient_credits',
+  'not_found',
+  'idempotency_conflict',
+  'rate_limited',
+  'account_concurrency_limited',
+  'key_concurrency_limited',
+  'overloaded',
+  'template_syntax_error',
+  'template_evaluation_error',
+  'template_missing_data',
+  'template_invalid_filter_input',
+  'template_timeout',
+  'template_output_limit',
+  'template_work_limit',
+  'template_depth_limit',
+  'template_data_depth_limit',
+  'template_data_collection_limit',
+  'template_data_limit',
+  'template_source_limit',
+] as const;
+
+function renderOperations(kind: 'pdf' | 'image') {
+  const name = kind === 'pdf' ? 'Pdf' : 'Image';
+  const schemas = kind === 'pdf' ? PdfJobSchemas : ImageJobSchemas;
+  const tag = kind === 'pdf' ? 'PDF renders' : 'Image renders';
+  const create = defineOperation({
+    operationId: `create${name}`,
+    method: 'post',
+    path: `/v1/${kind}`,
+    tag,
+    summary: kind === 'pdf' ? 'Render a PDF' : 'Render a PNG, JPEG or WebP image',
+    description:
+      'Admits one render job and reserves one credit. Answers 200 with the terminal job when it finishes within 30 seconds ' +
+      '(check status: 200 does not mean success), else 202 with the queued or running job. wait=false answers as soon as the ' +
+      'job is durable. A repeated Idempotency-Key with the same logical request replays the same job.',
+    auth: 'bearer',
+    idempotencyKey: 'optional',
+    body: { schema: kind === 'pdf' ? PdfRequest : ImageRequest, maxBytes: renderBodyLimit },
+    responses: {
+      200: { description: 'The job reached a terminal state', schema: schemas.job },
+      202: { description: 'The job is queued or running', schema: schemas.job },
+    },
+    errors: createErrors,
+  });
+  const list = defineOperation({
+    operationId: `list${name}s`,
+    method: 'get',
+    path: `/v1/${kind}`,
+    tag,
+    summary: 'Render history, newest first',
+    description: 'q searches references, template names and file types (case-insensitive). limit outside 1..100 is clamped.',
+    auth: 'bearer',
+    query: HistoryQuery,
+    responses: { 200: { description: 'A page of history', schema: schemas.page } },
+    errors: ['invalid_request', 'invalid_cursor'],
+  });
+  const get = defineOperation({
+    operationId: `get${name}`,
+    method: 'get',
+    path: `/v1/${kind}/{id}`,
+    tag,
+    summary: 'A render job, with a freshly signed download link while its file is available',
+    auth: 'bearer',
+    params: IdPath,
+    responses: { 200: { description: 'The job', schema: schemas.job } },
+    errors: ['not_found'],
+  });
+  const remove = defineOperation({
+    operationId: `delete${name}`,
+    method: 'delete',
+    path: `/v1/${kind}/{id}`,
+    tag,
+    summary: 'Delete a render file, or remove a failed or cancelled job from history',
+    description:
+      'A succeeded job: the file is removed, then artifact.removed_reason becomes deleted; the job stays readable. ' +
+      'A failed or cancelled job leaves history but stays readable by id. Repeating is safe. Queued or running jobs answer 409.',
+    auth: 'bearer',
+    params: IdPath,
+    responses: { 200: { description: 'The job after removal', schema: schemas.job } },
+    errors: ['not_found', 'job_not_finished'],
+  });
+  return [create, list, get, remove] as const;
+}
+
+export const pdfOperations = renderOperations('pdf');
+export const imageOperations = renderOperations('image');
+
+export const downloadFile = defineOperation({
+  operationId: 'downloadFile',
+  method: 'get',
+  path: '/v1/downloads/{token}',
+  tag: 'Downloads',
+  summary: 'Download a rendered file through a signed link',
+  description: 'The token is the signed link minted on every read of a job. An expired link answers 403, an invalid one 404.',
+  auth: 'none',
+  params: z.strictObject({ token: z.string() }),
+  responses: {
+    200: {
+      description: 'The file, with Content-Type and a Content-Disposition filename',
+      contentType: 'application/octet-stream',
+      schema: z.string().meta({ format: 'binary' }),
+    },
+  },
+  errors: ['download_expired', 'not_found'],
+});
+
+export const renderOperationList: readonly Operation[] = [...pdfOperations, ...imageOperations, downloadFile];

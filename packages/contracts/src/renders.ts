@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { Cursor, idSchema, Timestamp } from './common.ts';
+import { named } from './registry.ts';
+
+export const maxRawHtmlBytes = 5_242_880;
+export const maxTemplateSourceBytes = 1_048_576;
+export const maxTemplateDataBytes = 1_048_576;
+/**
+ * Body limit of render creation. JSON escaping can grow a 5 MiB document (quotes and
+ * control characters become two to six bytes), so the body may be larger than the html
+ * itself; the byte limits of html and data are checked after parsing.
+ */
+export const renderBodyLimit = 16 * 1024 * 1024;
+
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+export const Reference = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((value) => !controlCharacters.test(value), { message: 'control characters' });
+
+/** Filename rules of spec 2.4; the server appends the extension. */
+export const Filename = z
+  .string()
+  .min(1)
+  .max(120)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/)
+  .refine((value) => !value.endsWith(' ') && !value.includes('..'), { message: 'filename rule' });
+
+export const PageId = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/);
+export const Pages = z
+  .array(PageId)
+  .min(1)
+  .max(100)
+  .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate page ids' });
+
+/** A length with unit: a number with up to 4 decimals followed by px, in, cm or mm. */
+const lengthPattern = /^(?:\d{1,6}(?:\.\d{1,4})?|\.\d{1,4})(?:px|in|cm|mm)$/;
+const PositiveLength = z
+  .string()
+  .regex(lengthPattern)
+  .refine((value) => Number.parseFloat(value) > 0, { message: 'must be positive' });
+const NonNegativeLength = z.string().regex(lengthPattern);
+
+export const pdfFormats = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Ledger', 'Tabloid'] as const;
+
+export const PdfOptions = named(
+  'PdfOptions',
+  z
+    .strictObject({
+      format: z.enum(pdfFormats).optional(),
+      width: PositiveLength.optional(),
+      height: PositiveLength.optional(),
+      margins: z
+        .strictObject({
+          top: NonNegativeLength.optional(),
+          right: NonNegativeLength.optional(),
+          bottom: NonNegativeLength.optional(),
+          left: NonNegativeLength.optional(),
+        })
+        .optional(),
+      landscape: z.boolean().optional(),
+      print_background: z.boolean().optional(),
+      scale: z.number().min(0.1).max(2).optional(),
+      display_header_footer: z.boolean().optional(),
+      header_template: z.string().max(100_000).optional(),
+      footer_template: z.string().max(100_000).optional(),
+      title: z.string().max(256).optional(),
+      author: z.string().max(256).optional(),
+      subject: z.string().max(256).optional(),
+      password: z
+        .string()
+        .min(1)
+        .refine((value) => utf8Bytes(value) <= 127, { message: 'at most 127 bytes' })
+        .optional(),
+    })
+    .superRefine((pdf, context) => {
+      if (pdf.format && (pdf.width || pdf.height)) {
+        context.addIssue({ code: 'custom', path: [pdf.width ? 'width' : 'height'], message: 'format excludes width and height' });
+      }
+      if (Boolean(pdf.width) !== Boolean(pdf.height)) {
+        context.addIssue({ code: 'custom', path: [pdf.width ? 'height' : 'width'], message: 'width and height go together', input: undefined });
+      }
+    }),
+);
+export type PdfOptions = z.infer<typeof PdfOptions>;
+
+export const Viewport = named(
+  'Viewport',
+  z.strictObject({
+    width: z.int().min(320).max(7680).optional(),
+    height: z.int().min(200).max(4320).optional(),
+    device_scale_factor: z.number().min(1).max(3).optional(),
+  }),
+);
+
+export const JavaScriptOptions = z.strictObject({ mode: z.enum(['disabled', 'enabled']) });
+
+export const ImageOptions = named(
+  'ImageOptions',
+  z
+    .strictObject({
+      format: z.enum(['png', 'jpeg', 'webp']),
+      width: z.int().min(320).max(7680).optional(),
+      height: z.int().min(200).max(4320).optional(),
+      quality: z.int().min(1).max(100).optional(),
+      transparent: z.boolean().optional(),
+    })
+    .superRefine((image, context) => {
+      if (image.format === 'png' && image.quality !== undefined) {
+        context.addIssue({ code: 'custom', path: ['quality'], message: 'png has no quality' });
+      }
+      if (image.format === 'jpeg' && image.transparent === true) {
+        context.addIssue({ code: 'custom', path: ['transparent'], message: 'jpeg cannot be transparent' });
+      }
+    }),
+);
+export type ImageOptions = z.infer<typeof ImageOptions>;
+
+const TemplateData = z.record(z.string(), z.unknown());
+
+const commonFields = {
+  html: z.string().min(1),
+  data: TemplateData.optional(),
+  filename: Filename.optional(),
+  reference: Reference.optional(),
+  brand_kit_id: idSchema('kit_').nullable().optional(),
+  javascript: JavaScriptOptions.optional(),
+  wait: z.boolean().optional(),
+};
+
+/** html is raw up to 5 MiB, or a template source up to 1 MiB when data is given. */
+function checkHtmlSize(request: { html: string; data?: unknown }, context: z.RefinementCtx) {
+  const limit = request.data === undefined ? maxRawHtmlBytes : maxTemplateSourceBytes;
+  if (utf8Bytes(request.html) > limit) context.addIssue({ code: 'custom', path: ['html'], message: 'too large' });
+}
+
+export const PdfRequest = named(
+  'PdfRequest',
+  z
+    .strictObject({ ...commonFields, pdf: PdfOptions.optional(), viewport: Viewport.optional(), pages: Pages.optional() })
+    .superRefine(checkHtmlSize),
+  'Raw HTML (html only, up to 5,242,880 bytes) or a stateless template (html source up to 1,048,576 bytes plus a data object).',
+);
+export type PdfRequest = z.infer<typeof PdfRequest>;
+
+export const ImageRequest = named(
+  'ImageRequest',
+  z.strictObject({ ...commonFields, image: ImageOptions }).superRefine(checkHtmlSize),
+  'Raw HTML (html only, up to 5,242,880 bytes) or a stateless template (html source up to 1,048,576 bytes plus a data object).',
+);
+export type ImageRequest = z.infer<typeof ImageRequest>;
+
+export const jobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+export const creditStates = ['reserved', 'settled', 'released', 'none'] as const;
+export const jobErrorCategories = ['invalid_input', 'unsafe_asset', 'resource_limit', 'timeout', 'renderer_failure', 'internal_failure'] as const;
+
+const jobFields = {
+  reference: Reference.optional(),
+  status: z.enum(jobStatuses),
+  created_at: Timestamp,
+  finished_at: Timestamp.nullable(),
+  template: z.strictObject({ id: idSchema('tpl_'), version: z.int().min(1) }).nullable(),
+  credit: z.enum(creditStates),
+  artifact: z
+    .strictObject({
+      media_type: z.enum(['application/pdf', 'image/png', 'image/jpeg', 'image/webp']),
+      byte_size: z.int().min(0),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      expires_at: Timestamp,
+      removed_reason: z.enum(['expired', 'deleted']).nullable(),
+    })
+    .nullable(),
+  error: z.strictObject({ category: z.enum(jobErrorCategories), code: z.string() }).nullable(),
+};
+const Download = z.strictObject({ url: z.string(), expires_at: Timestamp }).nullable();
+
+function jobSchemas(prefix: 'pdf_' | 'image_', name: 'Pdf' | 'Image') {
+  const id = idSchema(prefix);
+  const job = named(`${name}Job`, z.strictObject({ id, ...jobFields, download: Download }));
+  const item = named(`${name}HistoryItem`, z.strictObject({ id, ...jobFields }));
+  const page = named(`${name}HistoryPage`, z.strictObject({ items: z.array(item).max(100), next_cursor: z.string().max(128).nullable() }));
+  return { job, item, page };
+}
+
+export const PdfJobSchemas = jobSchemas('pdf_', 'Pdf');
+export const ImageJobSchemas = jobSchemas('image_', 'Image');
+export type RenderJob = z.infer<typeof PdfJobSchemas.job>;
+export type RenderHistoryItem = z.infer<typeof PdfJobSchemas.item>;
+
+/** History query: limit out of range is clamped (not refused); non-integers are refused. */
+export const HistoryQuery = z.strictObject({
+  q: z
+    .string()
+    .max(200)
+    .refine((value) => !controlCharacters.test(value), { message: 'control characters' })
+    .optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .default(20)
+    .transform((value) => Math.min(100, Math.max(1, value))),
+  cursor: Cursor.optional(),
+});

@@ -1,0 +1,34 @@
+import type { ReadStream } from 'node:fs';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
+import { extensionOf } from '../renders/filename.ts';
+import { signingSecret } from '../settings/signing-secret.ts';
+import { fileStore } from '../storage/file-store.ts';
+import { readDownloadToken } from './download-token.ts';
+
+export interface OpenedDownload {
+  stream: ReadStream;
+  mediaType: string;
+  byteSize: number;
+  filename: string;
+}
+
+/**
+ * Serves a signed download link. A forged or unknown token, or a file that is gone,
+ * answers 404; a genuine link past its expiry answers 403 download_expired.
+ */
+export async function openDownload(ctx: ServiceContext, token: string): Promise<OpenedDownload> {
+  const check = readDownloadToken(await signingSecret(ctx), token);
+  if (!check.valid) throw notFound();
+  if (check.expiresAt <= ctx.clock()) throw new DomainError('download_expired');
+  const job = await ctx.db.renderJob.findUnique({ where: { id: check.jobId } });
+  if (!job || job.status !== 'succeeded' || job.removedReason !== null || !job.storageKey || !job.mediaType) throw notFound();
+  const store = fileStore(ctx.config.filesDir);
+  if (!(await store.exists(job.storageKey))) throw notFound();
+  return {
+    stream: store.read(job.storageKey),
+    mediaType: job.mediaType,
+    byteSize: job.byteSize ?? 0,
+    filename: `${job.filename}.${extensionOf[job.mediaType] ?? 'bin'}`,
+  };
+}

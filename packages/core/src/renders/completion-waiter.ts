@@ -1,0 +1,69 @@
+import pg from 'pg';
+import type { Logger } from '../shared/context.ts';
+
+export const renderFinishedChannel = 'render_finished';
+
+/**
+ * Lets a request wait for its job to finish: one LISTEN connection per process, woken by
+ * the NOTIFY that the worker sends in the transaction that ends the job.
+ */
+export class CompletionWaiter {
+  private client: pg.Client | null = null;
+  private connecting: Promise<void> | null = null;
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(
+    private readonly url: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves when the job is announced finished or the time is up, whichever comes first. */
+  async wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
+    await this.connect().catch((error: unknown) => this.logger.warn('completion listener unavailable', { error: String(error) }));
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const set = this.waiters.get(jobId) ?? new Set();
+    set.add(wake);
+    this.waiters.set(jobId, set);
+    const deadline = Date.now() + timeoutMs;
+    try {
+      // checked after subscribing, so a job that ended just before is not missed
+      if (await isFinished()) return;
+      while (Date.now() < deadline) {
+        // a slow poll backs up the notification in case the connection was lost
+        const slice = Math.min(1000, deadline - Date.now());
+        const timedOut = await Promise.race([woken.then(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, slice, true))]);
+        if (!timedOut || (await isFinished())) return;
+      }
+    } finally {
+      set.delete(wake);
+      if (set.size === 0) this.waiters.delete(jobId);
+    }
+  }
+
+  private connect(): Promise<void> {
+    if (this.client) return Promise.resolve();
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url });
+      client.on('notification', (message) => {
+        for (const wake of this.waiters.get(message.payload ?? '') ?? []) wake();
+      });
+      client.on('error', (error) => {
+        this.logger.warn('completion listener lost its connection', { error: String(error) });
+        this.client = null;
+        client.end().catch(() => {});
+      });
+      await client.connect();
+      await client.query(`LISTEN ${renderFinishedChannel}`);
+      this.client = client;
+    })().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  async close(): Promise<void> {
+    await this.client?.end().catch(() => {});
+    this.client = null;
+  }
+}

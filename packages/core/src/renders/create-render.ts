@@ -1,0 +1,118 @@
+import type { ImageRequest, PdfRequest, RenderJob as RenderJobView } from '@svc/contracts';
+import type { Caller } from '../auth/authenticate-api-key.ts';
+import { reserveCredit } from '../credits/reserve-credit.ts';
+import { enqueue } from '../jobs/enqueue.ts';
+import { renderCreationRate, takeToken } from '../limits/rate-limit.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import type { CompletionWaiter } from './completion-waiter.ts';
+import { defaultFilename } from './filename.ts';
+import { buildRenderSpec, type RenderKind } from './render-spec.ts';
+import { toJobView } from './render-job-view.ts';
+
+/** Live (queued or running) jobs allowed at once (spec part 8). */
+export const accountConcurrency = 16;
+export const keyConcurrency = 8;
+const concurrencyRetrySeconds = 1;
+const overloadRetrySeconds = 5;
+
+export interface CreateRenderOptions {
+  caller: Caller;
+  kind: RenderKind;
+  request: PdfRequest | ImageRequest;
+  idempotencyKey: string | null;
+  waiter: CompletionWaiter;
+}
+
+export interface CreateRenderResult {
+  /** 200 when the job is terminal, 202 while queued or running. */
+  status: 200 | 202;
+  job: RenderJobView;
+}
+
+/**
+ * Admits one render (spec 3.1, 4.2): validate and evaluate, then in one transaction check
+ * idempotency and concurrency, reserve a credit, record the job and enqueue it. With
+ * wait (the default) the answer comes when the job ends or the bounded wait runs out.
+ */
+export async function createRender(ctx: ServiceContext, options: CreateRenderOptions): Promise<CreateRenderResult> {
+  const { caller, kind, request, idempotencyKey } = options;
+  if (idempotencyKey !== null && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) {
+    throw new DomainError('invalid_request', { details: [{ field: 'Idempotency-Key', reason: 'invalid value' }] });
+  }
+  // brand kits are owned resources; an id that names none the caller owns is not found
+  if (request.brand_kit_id) throw notFound();
+  const spec = await buildRenderSpec(kind, request);
+
+  const replayed = idempotencyKey ? await findReplay(ctx, caller.accountId, kind, idempotencyKey, spec.fingerprint) : null;
+  const now = ctx.clock();
+  const jobId =
+    replayed ??
+    (await (async () => {
+      await takeToken(ctx.db, `render:${caller.keyId}`, renderCreationRate, now);
+      const backlog = await ctx.db.renderJob.count({ where: { status: 'queued' } });
+      if (backlog >= ctx.config.maxRenderBacklog) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+      return admit(ctx, options, spec, now);
+    })());
+
+  if (request.wait !== false) {
+    await options.waiter.wait(jobId, ctx.config.renderWaitMs, async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } })));
+  }
+  const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+  return { status: isTerminal(job) ? 200 : 202, job: await toJobView(ctx, job) };
+}
+
+function isTerminal(job: { status: string } | null): boolean {
+  return job !== null && job.status !== 'queued' && job.status !== 'running';
+}
+
+async function findReplay(ctx: ServiceContext, accountId: string, kind: RenderKind, key: string, fingerprint: string): Promise<string | null> {
+  const record = await ctx.db.idempotencyRecord.findUnique({ where: { accountId_kind_key: { accountId, kind, key } } });
+  if (!record) return null;
+  if (record.fingerprint !== fingerprint) throw new DomainError('idempotency_conflict');
+  return record.jobId;
+}
+
+async function admit(ctx: ServiceContext, options: CreateRenderOptions, spec: Awaited<ReturnType<typeof buildRenderSpec>>, now: Date): Promise<string> {
+  const { caller, kind, request, idempotencyKey } = options;
+  return ctx.db.$transaction(async (tx) => {
+    // serialises admissions of one account: concurrency counts and idempotency keys cannot race
+    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${caller.accountId} FOR UPDATE`;
+    if (idempotencyKey) {
+      const replay = await findReplay({ ...ctx, db: tx as never }, caller.accountId, kind, idempotencyKey, spec.fingerprint);
+      if (replay) return replay;
+    }
+    const live = await tx.renderJob.groupBy({
+      by: ['keyId'],
+      where: { accountId: caller.accountId, status: { in: ['queued', 'running'] } },
+      _count: true,
+    });
+    const accountLive = live.reduce((sum, row) => sum + row._count, 0);
+    if (accountLive >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+    if ((live.find((row) => row.keyId === caller.keyId)?._count ?? 0) >= keyConcurrency) {
+      throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+    }
+
+    const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
+    await reserveCredit(tx, { accountId: caller.accountId, plan: caller.plan, jobId, keyId: caller.keyId, overageCap: caller.monthlyOverageCap, now });
+    await tx.renderJob.create({
+      data: {
+        id: jobId,
+        accountId: caller.accountId,
+        keyId: caller.keyId,
+        kind,
+        reference: request.reference ?? null,
+        filename: request.filename ?? defaultFilename(now),
+        options: spec.options,
+        createdAt: now,
+        input: { create: { html: spec.html } },
+      },
+    });
+    if (idempotencyKey) {
+      await tx.idempotencyRecord.create({ data: { accountId: caller.accountId, kind, key: idempotencyKey, fingerprint: spec.fingerprint, jobId, createdAt: now } });
+    }
+    await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
+    return jobId;
+  });
+}

@@ -1,0 +1,27 @@
+import type { RenderJob as RenderJobView } from '@svc/contracts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { fileStore } from '../storage/file-store.ts';
+import { findOwnedRender, type GetRenderOptions } from './get-render.ts';
+import { toJobView } from './render-job-view.ts';
+
+/**
+ * DELETE of spec 3.1: a succeeded job loses its file (removed before the database marker,
+ * so a removal failure answers 500 and leaves the record live for a retry) and reads
+ * removed_reason deleted; a failed or cancelled job leaves history; queued or running
+ * jobs answer 409. Repeating is safe, and an expired file stays expired. Billing, rate
+ * limits and idempotency keys are unchanged.
+ */
+export async function deleteRender(ctx: ServiceContext, options: GetRenderOptions): Promise<RenderJobView> {
+  const job = await findOwnedRender(ctx, options);
+  if (job.status === 'queued' || job.status === 'running') throw new DomainError('job_not_finished');
+  if (job.status === 'succeeded') {
+    if (job.removedReason === null) {
+      if (job.storageKey) await fileStore(ctx.config.filesDir).remove(job.storageKey);
+      await ctx.db.renderJob.updateMany({ where: { id: job.id, removedReason: null }, data: { removedReason: 'deleted' } });
+    }
+  } else if (job.hiddenAt === null) {
+    await ctx.db.renderJob.update({ where: { id: job.id }, data: { hiddenAt: ctx.clock() } });
+  }
+  return toJobView(ctx, await findOwnedRender(ctx, options));
+}

@@ -1,0 +1,24 @@
+import type { ServiceContext } from '../shared/context.ts';
+import { fileStore } from '../storage/file-store.ts';
+
+/**
+ * Retention: removes files past their expiry, then marks them expired (the file goes
+ * before the marker, so a crash in between only repeats the removal).
+ */
+export async function expireRenderFiles(ctx: ServiceContext): Promise<number> {
+  const store = fileStore(ctx.config.filesDir);
+  let expired = 0;
+  for (;;) {
+    const due = await ctx.db.renderJob.findMany({
+      where: { status: 'succeeded', removedReason: null, expiresAt: { lte: ctx.clock() } },
+      select: { id: true, storageKey: true },
+      take: 200,
+    });
+    if (due.length === 0) return expired;
+    for (const job of due) {
+      if (job.storageKey) await store.remove(job.storageKey);
+      const marked = await ctx.db.renderJob.updateMany({ where: { id: job.id, removedReason: null }, data: { removedReason: 'expired' } });
+      expired += marked.count;
+    }
+  }
+}

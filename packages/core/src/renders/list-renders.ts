@@ -1,0 +1,60 @@
+import { idPattern } from '@svc/contracts';
+import type { Prisma } from '@svc/db';
+import type { ServiceContext } from '../shared/context.ts';
+import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
+import type { RenderKind } from './render-spec.ts';
+import { toHistoryItem } from './render-job-view.ts';
+
+export interface ListRendersOptions {
+  accountId: string;
+  kind: RenderKind;
+  q?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** File types a history search can name: the media type and its usual names. */
+const typeWords: Record<string, string[]> = {
+  'application/pdf': ['pdf', 'application/pdf'],
+  'image/png': ['png', 'image/png', 'image'],
+  'image/jpeg': ['jpeg', 'jpg', 'image/jpeg', 'image'],
+  'image/webp': ['webp', 'image/webp', 'image'],
+};
+
+/**
+ * History, newest first, keyset-paged. q matches references (substring, any case) and
+ * file types (pdf, png, jpeg/jpg, webp); template names join in with saved templates.
+ * Failed or cancelled jobs removed by DELETE are not listed.
+ */
+export async function listRenders(ctx: ServiceContext, { accountId, kind, q, limit, cursor }: ListRendersOptions) {
+  const after = cursor ? decodeCursor(cursor, idPattern(kind === 'pdf' ? 'pdf_' : 'image_')) : undefined;
+  const search = q?.trim();
+  const matchingTypes = search
+    ? Object.entries(typeWords)
+        .filter(([, words]) => words.some((word) => word.includes(search.toLowerCase())))
+        .map(([mediaType]) => mediaType)
+    : [];
+  const where: Prisma.RenderJobWhereInput = {
+    accountId,
+    kind,
+    hiddenAt: null,
+    ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    ...(search
+      ? {
+          AND: [
+            {
+              OR: [
+                { reference: { contains: search, mode: 'insensitive' } },
+                ...(matchingTypes.length ? [{ mediaType: { in: matchingTypes } }] : []),
+                ...(kind === 'pdf' && 'pdf'.includes(search.toLowerCase()) ? [{ kind: 'pdf' as const }] : []),
+              ],
+            },
+          ],
+        }
+      : {}),
+  };
+  const rows = await ctx.db.renderJob.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { items: page.map(toHistoryItem), next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+}

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
+import { findCanvasPages } from '@svc/renderer';
+import { canonicalJson, checkTemplateData, evaluateTemplate, TemplateError } from '@svc/renderer/template';
+import { DomainError } from '../shared/errors.ts';
+
+export type RenderKind = 'pdf' | 'image';
+
+/** Everything the renderer needs besides the html; stored with the job. */
+export type RenderOptions =
+  | {
+      kind: 'pdf';
+      pdf: NonNullable<PdfRequest['pdf']>;
+      viewport: { width: number; height: number; device_scale_factor: number };
+      javascript: 'disabled' | 'enabled';
+      pages?: string[];
+    }
+  | {
+      kind: 'image';
+      image: { format: 'png' | 'jpeg' | 'webp'; width: number; height: number; quality?: number; transparent: boolean };
+      javascript: 'disabled' | 'enabled';
+    };
+
+export interface RenderSpec {
+  html: string;
+  options: RenderOptions;
+  /** Hash of the logical request: source, key-sorted data and effective options (spec 4.2). */
+  fingerprint: string;
+}
+
+/** Applies the defaults of spec 2.4, so equal requests have equal effective options. */
+export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRequest): RenderOptions {
+  const javascript = request.javascript?.mode ?? 'disabled';
+  if (kind === 'pdf') {
+    const pdf = request as PdfRequest;
+    const page = pdf.pdf ?? {};
+    return {
+      kind,
+      pdf: {
+        ...page,
+        ...(page.width ? {} : { format: page.format ?? 'A4' }),
+        margins: { top: '0mm', right: '0mm', bottom: '0mm', left: '0mm', ...page.margins },
+        landscape: page.landscape ?? false,
+        print_background: page.print_background ?? true,
+        scale: page.scale ?? 1,
+        display_header_footer: page.display_header_footer ?? false,
+      },
+      viewport: { width: pdf.viewport?.width ?? 1280, height: pdf.viewport?.height ?? 720, device_scale_factor: pdf.viewport?.device_scale_factor ?? 1 },
+      javascript,
+      ...(pdf.pages ? { pages: pdf.pages } : {}),
+    };
+  }
+  const { image } = request as ImageRequest;
+  return {
+    kind,
+    image: {
+      format: image.format,
+      width: image.width ?? 1280,
+      height: image.height ?? 720,
+      ...(image.format === 'png' ? {} : { quality: image.quality ?? 80 }),
+      transparent: image.transparent ?? false,
+    },
+    javascript,
+  };
+}
+
+/**
+ * Turns a validated request into what the worker renders. Templates are evaluated here,
+ * in the sandbox, so only evaluated HTML is ever stored or rendered.
+ */
+export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | ImageRequest): Promise<RenderSpec> {
+  const options = effectiveOptions(kind, request);
+  const html = request.data === undefined ? request.html : await evaluate(request.html, request.data);
+  if (options.kind === 'pdf' && options.pages) checkPages(html, options.pages);
+  const fingerprint = createHash('sha256')
+    .update(
+      canonicalJson({
+        kind,
+        source: request.html,
+        data: request.data ?? null,
+        options,
+        filename: request.filename ?? null,
+        reference: request.reference ?? null,
+        brand_kit_id: request.brand_kit_id ?? null,
+      }),
+    )
+    .digest('hex');
+  return { html, options, fingerprint };
+}
+
+async function evaluate(source: string, data: Record<string, unknown>): Promise<string> {
+  try {
+    checkTemplateData(data);
+    return (await evaluateTemplate({ source, data })).html;
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    const field = error.code.startsWith('template_data_') ? 'data' : 'html';
+    const detail: FieldDetail = {
+      field,
+      reason: error.reason,
+      ...(error.line ? { line: error.line } : {}),
+      ...(error.column ? { column: error.column } : {}),
+    };
+    throw new DomainError(error.code, { details: [detail] });
+  }
+}
+
+/** Page ids must name canvas pages of the document (data-svc-page); unknown ids are refused. */
+function checkPages(html: string, pages: string[]) {
+  const known = new Set(findCanvasPages(html).map((page) => page.id));
+  const details: FieldDetail[] = pages.flatMap((id, index) => (known.has(id) ? [] : [{ field: `pages.${index}`, reason: 'invalid value' as const }]));
+  if (details.length > 0) throw new DomainError('invalid_request', { details });
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import type { RenderImageInput, RenderOutput, RenderPdfInput } from '@svc/renderer';
+import { RenderError } from '@svc/renderer';
+import type { RenderJob } from '@svc/db';
+import type { ServiceContext } from '../shared/context.ts';
+import { fileStore } from '../storage/file-store.ts';
+import { extensionOf } from './filename.ts';
+import { finishRender } from './finish-render.ts';
+import type { RenderOptions } from './render-spec.ts';
+
+/** What the worker renders with; the Chromium pool of @svc/renderer implements it. */
+export interface RenderEngine {
+  renderPdf(input: RenderPdfInput): Promise<RenderOutput>;
+  renderImage(input: RenderImageInput): Promise<RenderOutput>;
+}
+
+export interface RunRenderJobOptions {
+  jobId: string;
+  engine: RenderEngine;
+}
+
+/**
+ * Worker side of a render job. Claims the job with a lease (a second delivery of the
+ * same task, or another worker, finds nothing to do), renders it, stores the file and
+ * finishes the job. A failure of the render fails the job and releases its credit; a
+ * crash of this process leaves the lease to expire, and recovery takes the job up again.
+ */
+export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRenderJobOptions): Promise<void> {
+  const job = await claim(ctx, jobId);
+  if (!job) return;
+  const finish = (outcome: Parameters<typeof finishRender>[1]['outcome']) =>
+    ctx.db.$transaction((tx) => finishRender(tx, { jobId, attempt: job.attempts, outcome, now: ctx.clock() }));
+
+  if (job.attempts > ctx.config.maxRenderAttempts) {
+    await finish({ status: 'failed', category: 'internal_failure', code: 'attempts_exhausted' });
+    return;
+  }
+  const input = await ctx.db.renderInput.findUnique({ where: { jobId } });
+  if (!input) {
+    await finish({ status: 'failed', category: 'internal_failure', code: 'input_missing' });
+    return;
+  }
+
+  let output: RenderOutput;
+  try {
+    output = await render(engine, input.html, job.options as unknown as RenderOptions, ctx.config.renderTimeoutMs);
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error;
+    await finish({ status: 'failed', category: error.category, code: error.code });
+    return;
+  }
+
+  const storageKey = `${job.accountId}/${job.id}-${job.attempts}.${extensionOf[output.mediaType] ?? 'bin'}`;
+  const store = fileStore(ctx.config.filesDir);
+  await store.put(storageKey, output.bytes);
+  const now = ctx.clock();
+  const finished = await finish({
+    status: 'succeeded',
+    artifact: {
+      mediaType: output.mediaType,
+      byteSize: output.bytes.byteLength,
+      sha256: createHash('sha256').update(output.bytes).digest('hex'),
+      storageKey,
+      expiresAt: new Date(now.getTime() + ctx.config.retentionMs),
+    },
+  });
+  // another claimer finished the job meanwhile: this copy of the file belongs to nobody
+  if (!finished) await store.remove(storageKey);
+}
+
+async function claim(ctx: ServiceContext, jobId: string): Promise<RenderJob | null> {
+  const now = ctx.clock();
+  const leaseUntil = new Date(now.getTime() + ctx.config.renderLeaseMs);
+  const rows = await ctx.db.$queryRaw<{ id: string }[]>`
+    UPDATE render_jobs SET status = 'running', attempts = attempts + 1, lease_expires_at = ${leaseUntil},
+           started_at = COALESCE(started_at, ${now})
+     WHERE id = ${jobId} AND (status = 'queued' OR (status = 'running' AND lease_expires_at < ${now}))
+    RETURNING id`;
+  if (rows.length === 0) return null;
+  return ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+}
+
+function render(engine: RenderEngine, html: string, options: RenderOptions, timeoutMs: number): Promise<RenderOutput> {
+  if (options.kind === 'pdf') {
+    return engine.renderPdf({ html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, timeoutMs });
+  }
+  return engine.renderImage({ html, image: options.image, javascript: options.javascript, timeoutMs });
+}

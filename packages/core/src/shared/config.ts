@@ -1,0 +1,49 @@
+import { join, resolve } from 'node:path';
+
+/** Service settings read from the environment once per process (documented in README). */
+export interface ServiceConfig {
+  /** Base of links the service hands out (SVC_PUBLIC_URL). */
+  publicUrl: string;
+  /** Where rendered files are kept (SVC_DATA_DIR/files). */
+  filesDir: string;
+  /** How long a rendered file stays downloadable (SVC_RETENTION_HOURS, default 7 days). */
+  retentionMs: number;
+  /** Lifetime of a signed download link minted on a read (capped by the file's retention). */
+  downloadLinkMs: number;
+  /** Bounded wait of a synchronous render request before it answers 202. */
+  renderWaitMs: number;
+  /** Queued renders across the service above which creation answers 503 overloaded. */
+  maxRenderBacklog: number;
+  /** How long a worker's claim on a running job lasts before another worker may take it. */
+  renderLeaseMs: number;
+  /** Per-render timeout in the browser. */
+  renderTimeoutMs: number;
+  /** Claims of one job before it fails for good. */
+  maxRenderAttempts: number;
+  /** Explicit download signing secret (SVC_SIGNING_SECRET); otherwise one is generated and stored. */
+  signingSecret?: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+  const number = (name: string, fallback: number) => {
+    const value = env[name];
+    if (value === undefined || value === '') return fallback;
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number`);
+    return parsed;
+  };
+  const port = env.PORT ?? '3000';
+  const renderTimeoutMs = number('SVC_RENDER_TIMEOUT_SECONDS', 30) * 1000;
+  return {
+    publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    filesDir: join(resolve(env.SVC_DATA_DIR ?? '.data'), 'files'),
+    retentionMs: number('SVC_RETENTION_HOURS', 168) * 3_600_000,
+    downloadLinkMs: number('SVC_DOWNLOAD_LINK_MINUTES', 60) * 60_000,
+    renderWaitMs: number('SVC_RENDER_WAIT_SECONDS', 30) * 1000,
+    maxRenderBacklog: number('SVC_MAX_RENDER_BACKLOG', 500),
+    renderTimeoutMs,
+    renderLeaseMs: number('SVC_RENDER_LEASE_SECONDS', renderTimeoutMs / 1000 + 30) * 1000,
+    maxRenderAttempts: 3,
+    signingSecret: env.SVC_SIGNING_SECRET || undefined,
+  };
+}

@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type Caller,
+  CompletionWaiter,
+  createRender,
+  deleteRender,
+  DomainError,
+  expireRenderFiles,
+  fileStore,
+  newId,
+  openDownload,
+  signDownloadToken,
+  signingSecret,
+} from '@svc/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accountWith, useTestContext } from './support.ts';
+
+const test = useTestContext();
+const { ctx } = test;
+
+beforeAll(async () => {
+  ctx.config = { ...ctx.config, filesDir: await mkdtemp(join(tmpdir(), 'svc-files-')) };
+});
+
+async function succeededJob(accountId: string, expiresAt: Date) {
+  const id = newId('pdf_');
+  const storageKey = `${accountId}/${id}-1.pdf`;
+  await fileStore(ctx.config.filesDir).put(storageKey, Buffer.from('%PDF-1.7 test'));
+  return ctx.db.renderJob.create({
+    data: {
+      id,
+      accountId,
+      kind: 'pdf',
+      status: 'succeeded',
+      credit: 'settled',
+      filename: 'doc',
+      options: {},
+      mediaType: 'application/pdf',
+      byteSize: 13,
+      sha256: 'a'.repeat(64),
+      storageKey,
+      expiresAt,
+      finishedAt: ctx.clock(),
+    },
+  });
+}
+
+describe('retention', () => {
+  it('removes files past retention and marks them expired; a later DELETE keeps expired', async () => {
+    const account = await accountWith(ctx, { plan: 'scale' });
+    const now = ctx.clock().getTime();
+    const old = await succeededJob(account.accountId, new Date(now - 1000));
+    const fresh = await succeededJob(account.accountId, new Date(now + 3600_000));
+    expect(await expireRenderFiles(ctx)).toBeGreaterThanOrEqual(1);
+    const store = fileStore(ctx.config.filesDir);
+    expect(await store.exists(old.storageKey!)).toBe(false);
+    expect(await store.exists(fresh.storageKey!)).toBe(true);
+    expect((await ctx.db.renderJob.findUniqueOrThrow({ where: { id: old.id } })).removedReason).toBe('expired');
+    expect((await ctx.db.renderJob.findUniqueOrThrow({ where: { id: fresh.id } })).removedReason).toBeNull();
+    const afterDelete = await deleteRender(ctx, { accountId: account.accountId, kind: 'pdf', jobId: old.id });
+    expect(afterDelete.artifact?.removed_reason).toBe('expired');
+    expect(afterDelete.download).toBeNull();
+  });
+});
+
+describe('download links', () => {
+  it('answers 403 download_expired for a genuine expired link and 404 for a forged one', async () => {
+    const account = await accountWith(ctx, { plan: 'scale' });
+    const job = await succeededJob(account.accountId, new Date(ctx.clock().getTime() + 3600_000));
+    const secret = await signingSecret(ctx);
+    const expired = signDownloadToken(secret, job.id, new Date(ctx.clock().getTime() - 1000));
+    await expect(openDownload(ctx, expired)).rejects.toMatchObject({ code: 'download_expired' });
+    const forged = signDownloadToken('another secret', job.id, new Date(ctx.clock().getTime() + 60_000));
+    await expect(openDownload(ctx, forged)).rejects.toMatchObject({ code: 'not_found' });
+    const valid = signDownloadToken(secret, job.id, new Date(ctx.clock().getTime() + 60_000));
+    const opened = await openDownload(ctx, valid);
+    expect(opened).toMatchObject({ mediaType: 'application/pdf', filename: 'doc.pdf' });
+    opened.stream.destroy();
+  });
+});
+
+describe('admission', () => {
+  it('answers 503 overloaded with a retry hint when the backlog is over its bound, charging nothing', async () => {
+    const account = await accountWith(ctx, { plan: 'free', credits: 1 });
+    const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: account.keyId } });
+    const caller: Caller = { accountId: account.accountId, keyId: key.id, plan: 'free', monthlyOverageCap: null };
+    const waiter = new CompletionWaiter(test.url(), ctx.logger);
+    const tight = { ...ctx, config: { ...ctx.config, maxRenderBacklog: 0 } };
+    const error = await createRender(tight, { caller, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null, waiter }).catch((e) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ code: 'overloaded', retryAfterSeconds: 5 });
+    expect(await ctx.db.renderJob.count({ where: { accountId: account.accountId } })).toBe(0);
+    const admitted = await createRender(ctx, { caller, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null, waiter });
+    expect(admitted.status).toBe(202);
+    expect(admitted.job.credit).toBe('reserved');
+    const queued = await ctx.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'render_job'`;
+    expect(queued[0]?.n).toBe(1n);
+    await waiter.close();
+    expect(existsSync(ctx.config.filesDir)).toBe(true);
+  });
+});
