@@ -1,8 +1,9 @@
 import type { NextConfig } from 'next';
 
 const config: NextConfig = {
-  transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db', '@svc/renderer'],
-  // native and wasm-backed packages load from node_modules at run time
+  transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db'],
+  // Native and wasm-backed packages load from node_modules at run time (@svc/renderer itself
+  // is imported at run time by core; see packages/core/src/renders/renderer-modules.ts).
   serverExternalPackages: [
     'pg',
     '@prisma/client',

@@ -35,7 +35,9 @@ const runner = await run({
   logger: new Logger((scope) => (level, message, meta) => {
     if (level === 'debug') return;
     const write = level === 'error' ? logger.error : level === 'warning' ? logger.warn : logger.info;
-    write(message, { ...scope, ...meta });
+    // errors carry whole client objects; their message is what an operator needs
+    const fields = Object.fromEntries(Object.entries({ ...scope, ...meta }).map(([key, value]) => [key, value instanceof Error ? value.message : value]));
+    write(message, fields);
   }),
 });
 // jobs a vanished worker was rendering are taken up at once rather than at the next cron tick

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
-import { findCanvasPages } from '@svc/renderer';
-import { canonicalJson, checkTemplateData, evaluateTemplate, TemplateError } from '@svc/renderer/template';
 import { DomainError } from '../shared/errors.ts';
+import { loadRenderer, loadTemplateEngine } from './renderer-modules.ts';
 
 export type RenderKind = 'pdf' | 'image';
 
@@ -71,7 +70,8 @@ export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRe
 export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | ImageRequest): Promise<RenderSpec> {
   const options = effectiveOptions(kind, request);
   const html = request.data === undefined ? request.html : await evaluate(request.html, request.data);
-  if (options.kind === 'pdf' && options.pages) checkPages(html, options.pages);
+  if (options.kind === 'pdf' && options.pages) await checkPages(html, options.pages);
+  const { canonicalJson } = await loadTemplateEngine();
   const fingerprint = createHash('sha256')
     .update(
       canonicalJson({
@@ -89,6 +89,7 @@ export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | Im
 }
 
 async function evaluate(source: string, data: Record<string, unknown>): Promise<string> {
+  const { checkTemplateData, evaluateTemplate, TemplateError } = await loadTemplateEngine();
   try {
     checkTemplateData(data);
     return (await evaluateTemplate({ source, data })).html;
@@ -106,7 +107,8 @@ async function evaluate(source: string, data: Record<string, unknown>): Promise<
 }
 
 /** Page ids must name canvas pages of the document (data-svc-page); unknown ids are refused. */
-function checkPages(html: string, pages: string[]) {
+async function checkPages(html: string, pages: string[]) {
+  const { findCanvasPages } = await loadRenderer();
   const known = new Set(findCanvasPages(html).map((page) => page.id));
   const details: FieldDetail[] = pages.flatMap((id, index) => (known.has(id) ? [] : [{ field: `pages.${index}`, reason: 'invalid value' as const }]));
   if (details.length > 0) throw new DomainError('invalid_request', { details });

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { RenderImageInput, RenderOutput, RenderPdfInput } from '@svc/renderer';
-import { RenderError } from '@svc/renderer';
 import type { RenderJob } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { fileStore } from '../storage/file-store.ts';
 import { extensionOf } from './filename.ts';
 import { finishRender } from './finish-render.ts';
+import { loadRenderer } from './renderer-modules.ts';
 import type { RenderOptions } from './render-spec.ts';
 
 /** What the worker renders with; the Chromium pool of @svc/renderer implements it. */
@@ -41,6 +41,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRe
     return;
   }
 
+  const { RenderError } = await loadRenderer();
   let output: RenderOutput;
   try {
     output = await render(engine, input.html, job.options as unknown as RenderOptions, ctx.config.renderTimeoutMs);

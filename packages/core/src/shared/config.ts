@@ -24,7 +24,7 @@ export interface ServiceConfig {
   signingSecret?: string;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
+export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
   const number = (name: string, fallback: number) => {
     const value = env[name];
     if (value === undefined || value === '') return fallback;
@@ -36,7 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const renderTimeoutMs = number('SVC_RENDER_TIMEOUT_SECONDS', 30) * 1000;
   return {
     publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    filesDir: join(resolve(env.SVC_DATA_DIR ?? '.data'), 'files'),
+    filesDir: join(resolve(/* turbopackIgnore: true */ env.SVC_DATA_DIR ?? '.data'), 'files'),
     retentionMs: number('SVC_RETENTION_HOURS', 168) * 3_600_000,
     downloadLinkMs: number('SVC_DOWNLOAD_LINK_MINUTES', 60) * 60_000,
     renderWaitMs: number('SVC_RENDER_WAIT_SECONDS', 30) * 1000,
