@@ -87,6 +87,18 @@ async function main() {
   const env = { DATABASE_URL: benchUrl, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_URL: baseUrl, SVC_DATA_DIR: dataDir };
   const web = start('apps/web/src/server.ts', env);
   const worker = start('apps/worker/src/main.ts', env);
+  try {
+    await runCells(baseUrl, benchUrl);
+  } finally {
+    web.kill('SIGTERM');
+    worker.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await rm(dataDir, { recursive: true, force: true });
+    await database.stop();
+  }
+}
+
+async function runCells(baseUrl: string, benchUrl: string) {
   const db = createDb({ url: benchUrl, poolSize: 2 });
   const ctx = { db, clock: systemClock, logger: silentLogger, config: loadConfig() };
   const account = await createAccount(ctx, { plan: 'scale', credits: 100_000 });
@@ -118,11 +130,6 @@ async function main() {
     }
     await raw.close();
   }
-  web.kill('SIGTERM');
-  worker.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  await rm(dataDir, { recursive: true, force: true });
-  await database.stop();
 }
 
 await main();

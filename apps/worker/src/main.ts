@@ -36,7 +36,7 @@ const runner = await run({
     if (level === 'debug') return;
     const write = level === 'error' ? logger.error : level === 'warning' ? logger.warn : logger.info;
     // errors carry whole client objects; their message is what an operator needs
-    const fields = Object.fromEntries(Object.entries({ ...scope, ...meta }).map(([key, value]) => [key, value instanceof Error ? value.message : value]));
+    const fields = Object.fromEntries(Object.entries({ ...scope, ...meta }).map(([key, value]: [string, unknown]) => [key, value instanceof Error ? value.message : value]));
     write(message, fields);
   }),
 });

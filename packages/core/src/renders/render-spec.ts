@@ -95,7 +95,8 @@ async function evaluate(source: string, data: Record<string, unknown>): Promise<
     return (await evaluateTemplate({ source, data })).html;
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
-    const field = error.code.startsWith('template_data_') ? 'data' : 'html';
+    // data limits point into the data (spec 7: "data" followed by a JSON Pointer); the rest at the source
+    const field = error.code.startsWith('template_data_') ? `data${error.pointer ?? ''}` : 'html';
     const detail: FieldDetail = {
       field,
       reason: error.reason,

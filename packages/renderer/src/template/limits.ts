@@ -1,0 +1,51 @@
+export interface TemplateLimits {
+  /** UTF-8 bytes of template source (spec 2.4, 8). */
+  sourceBytes: number;
+  /** UTF-8 bytes of the canonical key-sorted JSON of data (spec 2.4, 8). */
+  dataBytes: number;
+  /** Nesting levels of arrays and objects in data; the data object itself is level 1. */
+  dataDepth: number;
+  /** Entries in any one array or object of data. */
+  dataCollection: number;
+  /** Characters of rendered HTML, and of any one output buffer while rendering (spec 2.5, 8). */
+  outputChars: number;
+  /** Wall-clock deadline of one evaluation, compile included. */
+  timeMs: number;
+  /** QuickJS heap of one evaluation, the loaded nunjucks library included. */
+  memoryBytes: number;
+  /** Nested macro calls (recursion included; `caller` blocks count as macros). */
+  renderDepth: number;
+  /**
+   * Deterministic budget of rendering work, in QuickJS interrupt polls: the VM polls once per
+   * 10,000 backward jumps, calls or regex steps, whatever the machine's speed or load.
+   * Compilation is not counted (it depends on the size-limited source alone and is cached);
+   * timeMs bounds it.
+   */
+  workUnits: number;
+}
+
+export const defaultTemplateLimits: Readonly<TemplateLimits> = Object.freeze({
+  sourceBytes: 1_048_576,
+  dataBytes: 1_048_576,
+  dataDepth: 32,
+  dataCollection: 10_000,
+  outputChars: 5_242_880,
+  timeMs: 1_000,
+  memoryBytes: 64 * 1024 * 1024,
+  renderDepth: 100,
+  workUnits: 500,
+});
+
+/** Merges overrides over the defaults; a non-positive or non-integer override is a programming error. */
+export function resolveTemplateLimits(overrides: Partial<TemplateLimits> = {}): TemplateLimits {
+  const limits: TemplateLimits = { ...defaultTemplateLimits };
+  for (const key of Object.keys(defaultTemplateLimits) as (keyof TemplateLimits)[]) {
+    const value = overrides[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(`template limit ${key} must be a positive integer`);
+    }
+    limits[key] = value;
+  }
+  return limits;
+}

@@ -1,0 +1,344 @@
+// Code that runs INSIDE the QuickJS VM, right after nunjucks' browser build, never in Node.
+// The worker evaluates `guestSource`; its value is { compile, run }, which the worker calls
+// at most once each per VM. With the slim build (runtime only) there is no compiler, and only
+// run is usable. Everything here hardens nunjucks for untrusted templates; the VM itself
+// (a fresh WebAssembly instance per evaluation, with interrupt, memory and stack limits) is
+// the wall.
+//
+// Both functions return a primitive string, so reading the answer never runs template code:
+//   compile(source)                                   -> "C" + generated JavaScript
+//   run(code, dataJson, outputChars, renderDepth)     -> "H" + html
+//   either, on failure -> "E" + code + ":" + line + ":" + column (1-based, may be empty)
+// The generated JavaScript depends on the source alone (limits are read at run time), which
+// lets the worker cache it by a hash of the source.
+
+function guest() {
+  'use strict';
+
+  var nj = globalThis.nunjucks;
+  delete globalThis.nunjucks;
+  var runtime = nj.runtime;
+  var lib = nj.lib;
+  var hasCompiler = typeof (nj.compiler && nj.compiler.Compiler) === 'function';
+
+  // range() longer than this can never finish inside the work budget: refuse it up front
+  // instead of first allocating a huge array.
+  var RANGE_MAX = 100000;
+
+  // Per-evaluation state; a VM serves exactly one evaluation.
+  var job = { fault: null, depth: 0, renderDepth: 0 };
+
+  // Deterministic "random" filter: a fixed-seed xorshift, fresh in every VM.
+  var seed = 0x2545f491;
+  Math.random = function random() {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+
+  function oneBased(value) {
+    return typeof value === 'number' && value >= 0 ? value + 1 : undefined;
+  }
+
+  // Records why evaluation stopped, then unwinds. Nunjucks re-wraps thrown errors on the way
+  // out, so the code travels in `job.fault`, not in the error object.
+  function raise(code, lineno0, colno0) {
+    job.fault = { code: code, line: oneBased(lineno0), column: oneBased(colno0) };
+    throw new Error(code);
+  }
+
+  var env = new nj.Environment([], { autoescape: true, throwOnUndefined: true, dev: true });
+
+  // Nunjucks' Frame.set walks dotted names through inherited properties, so a name such as
+  // "a.__proto__.x" (reachable from string-literal set targets and macro names) writes to
+  // Object.prototype, at compile time as well as at run time. Walk own properties only.
+  var hasOwn = Object.prototype.hasOwnProperty;
+  runtime.Frame.prototype.set = function (name, value, resolveUp) {
+    var parts = name.split('.');
+    if (resolveUp) {
+      var owner = this.resolve(parts[0], true);
+      if (owner) {
+        owner.set(name, value);
+        return;
+      }
+    }
+    var target = this.variables;
+    for (var index = 0; index < parts.length - 1; index += 1) {
+      var part = parts[index];
+      if (!hasOwn.call(target, part) || !target[part]) target[part] = {};
+      target = target[part];
+    }
+    target[parts[parts.length - 1]] = value;
+  };
+
+  // --- compile-time hooks -------------------------------------------------------------
+
+  if (hasCompiler) {
+    installCompilerHooks(nj.compiler.Compiler.prototype);
+    installLexerFastPath(Object.getPrototypeOf(nj.lexer.lex('')));
+  }
+
+  // The lexer moves one character at a time through several method calls, which in QuickJS
+  // makes plain text (CSS, inline images) cost as much work as tags. Same contract, but runs of
+  // characters are found by a native sticky regex and skipped in one step.
+  function installLexerFastPath(tokenizerProto) {
+    var runs = Object.create(null);
+    function runPattern(breakOnMatch, charString) {
+      var key = (breakOnMatch ? '^' : '=') + charString;
+      if (!runs[key]) {
+        var set = charString.replace(/[\\\]^-]/g, '\\$&');
+        runs[key] = new RegExp(breakOnMatch ? '[^' + set + ']*' : '[' + set + ']*', 'y');
+      }
+      return runs[key];
+    }
+    tokenizerProto._extractMatching = function (breakOnMatch, charString) {
+      if (this.isFinished()) return null;
+      var pattern = runPattern(breakOnMatch, charString);
+      pattern.lastIndex = this.index;
+      var run = pattern.exec(this.str)[0];
+      if (run.length === 0) return '';
+      this.index += run.length;
+      var lastBreak = run.lastIndexOf('\n');
+      if (lastBreak === -1) {
+        this.colno += run.length;
+      } else {
+        for (var at = run.indexOf('\n'); at !== -1; at = run.indexOf('\n', at + 1)) this.lineno += 1;
+        this.colno = run.length - lastBreak - 1;
+      }
+      return run;
+    };
+  }
+
+  function installCompilerHooks(compilerProto) {
+    // No loaders: a stateless template cannot name other templates.
+    function refuseLoader(node) {
+      raise('template_syntax_error', node.lineno, node.colno);
+    }
+    compilerProto.compileInclude = refuseLoader;
+    compilerProto.compileImport = refuseLoader;
+    compilerProto.compileFromImport = refuseLoader;
+    compilerProto.compileExtends = refuseLoader;
+
+    // Every output statement checks the length of the buffer it wrote to (root output, macro
+    // bodies, captures), so a runaway loop stops at the output limit instead of exhausting memory.
+    var compileOutput = compilerProto.compileOutput;
+    compilerProto.compileOutput = function (node, frame) {
+      compileOutput.call(this, node, frame);
+      this._emitLine('if (' + this.buffer + '.length > runtime.svcOutputChars) { runtime.svcOutputLimit(); }');
+    };
+
+    // Nunjucks lexes 1e12 as a variable name (so range(0, 1e12) silently became range(0)):
+    // read <digits>e<digits> as a number, and refuse any other name starting with a digit.
+    var compileSymbol = compilerProto.compileSymbol;
+    compilerProto.compileSymbol = function (node, frame) {
+      if (/^[0-9]/.test(node.value)) {
+        if (!/^[0-9]+e[0-9]+$/i.test(node.value)) raise('template_syntax_error', node.lineno, node.colno);
+        this._emit(String(Number(node.value)));
+        return;
+      }
+      compileSymbol.call(this, node, frame);
+    };
+
+    // Filters go through one guarded call that knows the filter's position; unknown filter
+    // names are refused at compile time with their line and column.
+    compilerProto.compileFilter = function (node, frame) {
+      var name = node.name;
+      this.assertType(name, nj.nodes.Symbol);
+      if (!Object.prototype.hasOwnProperty.call(env.filters, name.value)) {
+        raise('template_syntax_error', name.lineno, name.colno);
+      }
+      this._emit('runtime.svcFilter(env, ' + JSON.stringify(name.value) + ', ' + name.lineno + ', ' + name.colno + ', context, ');
+      this._compileAggregate(node.args, frame);
+      this._emit(')');
+    };
+  }
+
+  // --- run-time hooks -----------------------------------------------------------------
+
+  runtime.svcOutputChars = Infinity;
+  runtime.svcOutputLimit = function () {
+    raise('template_output_limit');
+  };
+
+  // A single value longer than the whole output allowance fails before it is escaped
+  // (escaping a multi-megabyte string would otherwise burn the work budget first).
+  var suppressValue = runtime.suppressValue;
+  runtime.suppressValue = function (value, autoescape) {
+    if (value !== null && value !== undefined && value.length > runtime.svcOutputChars) raise('template_output_limit');
+    return suppressValue(value, autoescape);
+  };
+
+  // Only undefined is missing data; null (a JSON value) renders as an empty string.
+  runtime.ensureDefined = function (value, lineno0, colno0) {
+    if (value === undefined) raise('template_missing_data', lineno0, colno0);
+    return value;
+  };
+
+  var callWrap = runtime.callWrap;
+  runtime.callWrap = function (fn, name, context, args) {
+    if (fn === undefined) raise('template_missing_data');
+    return callWrap(fn, name, context, args);
+  };
+
+  var makeMacro = runtime.makeMacro;
+  runtime.makeMacro = function (argNames, kwargNames, func) {
+    var macro = makeMacro(argNames, kwargNames, func);
+    return function () {
+      if (job.depth >= job.renderDepth) raise('template_depth_limit');
+      job.depth += 1;
+      try {
+        return macro.apply(this, arguments);
+      } finally {
+        job.depth -= 1;
+      }
+    };
+  };
+
+  var range = env.globals.range;
+  env.globals.range = function (start, stop, step) {
+    var from = stop === undefined ? 0 : start;
+    var to = stop === undefined ? start : stop;
+    var by = stop === undefined || !step ? 1 : step;
+    var count = (to - from) / by;
+    if (count > RANGE_MAX) raise('template_work_limit');
+    return range.apply(this, arguments);
+  };
+
+  function isText(value) {
+    return value === null || typeof value === 'string' || value instanceof runtime.SafeString;
+  }
+  function isNumeric(value) {
+    return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && isFinite(Number(value)));
+  }
+  function isList(value) {
+    return Array.isArray(value);
+  }
+  function isListOrText(value) {
+    return Array.isArray(value) || typeof value === 'string' || value instanceof runtime.SafeString;
+  }
+  function isMapping(value) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof runtime.SafeString);
+  }
+  // Inputs each built-in filter accepts; the others take anything, and any TypeError a
+  // filter throws still counts as invalid input.
+  var inputRules = Object.create(null);
+  ['capitalize', 'center', 'indent', 'lower', 'nl2br', 'striptags', 'title', 'trim', 'truncate', 'upper', 'urlize', 'wordcount'].forEach(function (name) {
+    inputRules[name] = isText;
+  });
+  ['abs', 'round'].forEach(function (name) {
+    inputRules[name] = isNumeric;
+  });
+  ['batch', 'groupby', 'join', 'random', 'reject', 'rejectattr', 'select', 'selectattr', 'slice', 'sort', 'sum'].forEach(function (name) {
+    inputRules[name] = isList;
+  });
+  ['first', 'last', 'reverse'].forEach(function (name) {
+    inputRules[name] = isListOrText;
+  });
+  inputRules.dictsort = isMapping;
+
+  runtime.svcFilter = function (env, name, lineno0, colno0, context) {
+    var args = Array.prototype.slice.call(arguments, 5);
+    var rule = inputRules[name];
+    if (rule) {
+      if (args[0] === undefined) raise('template_missing_data', lineno0, colno0);
+      if (!rule(args[0])) raise('template_invalid_filter_input', lineno0, colno0);
+    }
+    var filter = env.getFilter(name);
+    try {
+      return filter.apply(context, args);
+    } catch (error) {
+      if (job.fault === null && (error instanceof TypeError || error instanceof lib.TemplateError)) {
+        raise('template_invalid_filter_input', lineno0, colno0);
+      }
+      throw error;
+    }
+  };
+
+  // --- classification -----------------------------------------------------------------
+
+  function describe(error) {
+    try {
+      return String(error && error.name) + ': ' + String(error && error.message);
+    } catch (ignored) {
+      return '';
+    }
+  }
+
+  function endOfSource(source) {
+    var lastBreak = source.lastIndexOf('\n');
+    var line = 1;
+    for (var index = source.indexOf('\n'); index !== -1; index = source.indexOf('\n', index + 1)) line += 1;
+    return { line: line, column: source.length - lastBreak };
+  }
+
+  // phase: "parse" (nunjucks parser and compiler; positions already 1-based),
+  // "codegen" (QuickJS compiling the generated code; no template position),
+  // "render" (positions from nunjucks' run-time bookkeeping, 0-based).
+  function failure(error, phase, source) {
+    var code = phase === 'render' ? 'template_evaluation_error' : 'template_syntax_error';
+    var line;
+    var column;
+    try {
+      if (job.fault !== null) {
+        code = job.fault.code;
+        line = job.fault.line;
+        column = job.fault.column;
+      } else {
+        var text = describe(error);
+        if (/stack overflow/.test(text)) code = 'template_depth_limit';
+        // Strings are ropes in QuickJS: doubling one 64 times hits the length cap ("string too long"), not memory.
+        else if (/out of memory|string too long|invalid array length/.test(text)) code = 'template_work_limit';
+      }
+      if (line === undefined && error && typeof error.lineno === 'number') {
+        line = phase === 'render' ? oneBased(error.lineno) : error.lineno;
+        if (typeof error.colno === 'number') column = phase === 'render' ? oneBased(error.colno) : error.colno;
+      }
+      if (line === undefined && phase === 'parse' && code === 'template_syntax_error') {
+        // The parser reports no position when it runs out of input.
+        var end = endOfSource(source);
+        line = end.line;
+        column = end.column;
+      }
+    } catch (ignored) {
+      // keep what was established
+    }
+    return 'E' + code + ':' + (line === undefined ? '' : line) + ':' + (column === undefined ? '' : column);
+  }
+
+  function compile(source) {
+    if (!hasCompiler) return 'Etemplate_evaluation_error::';
+    try {
+      return 'C' + nj.compiler.compile(source, env.asyncFilters, env.extensionsList, 'template', env.opts);
+    } catch (error) {
+      return failure(error, 'parse', source);
+    }
+  }
+
+  function run(code, dataJson, outputChars, renderDepth) {
+    job.renderDepth = renderDepth;
+    runtime.svcOutputChars = outputChars;
+    var data = JSON.parse(dataJson);
+    var template;
+    try {
+      template = new nj.Template({ type: 'code', obj: new Function(code)() }, env, 'template', true);
+    } catch (error) {
+      return failure(error, 'codegen', '');
+    }
+    var html;
+    try {
+      html = template.render(data);
+    } catch (error) {
+      return failure(error, 'render', '');
+    }
+    // A limit fault swallowed by template code still fails the evaluation.
+    if (job.fault !== null) return failure(null, 'render', '');
+    if (typeof html !== 'string') html = '';
+    if (html.length > outputChars) return 'Etemplate_output_limit::';
+    return 'H' + html;
+  }
+
+  return { compile: compile, run: run };
+}
+
+export const guestSource = `(${guest.toString()})()`;

@@ -1,0 +1,182 @@
+import { Worker } from 'node:worker_threads';
+
+/** The limits the worker enforces itself; size limits on inputs are checked before dispatch. */
+export interface SandboxLimits {
+  outputChars: number;
+  timeMs: number;
+  memoryBytes: number;
+  renderDepth: number;
+  workUnits: number;
+}
+
+export interface SandboxJob {
+  source: string;
+  dataJson: string;
+  limits: SandboxLimits;
+}
+
+/** `code` is whatever the worker reported; the caller validates it. */
+export type SandboxOutcome =
+  | { ok: true; html: string }
+  | { ok: false; code: string; line?: number; column?: number };
+
+export interface SandboxPoolOptions {
+  workers: number;
+  /** Added to timeMs before the parent kills a worker whose VM ignores its own deadline. */
+  killGraceMs: number;
+  /** How long a worker may take to build a sandbox before the job fails. */
+  startTimeoutMs: number;
+}
+
+type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'started'; id: number }
+  | { type: 'done'; id: number; outcome: SandboxOutcome }
+  | { type: 'failed'; id: number };
+
+interface Task {
+  id: number;
+  job: SandboxJob;
+  resolve: (outcome: SandboxOutcome) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+  timer: NodeJS.Timeout | null;
+  /** A prepared sandbox is waiting in the worker. */
+  ready: boolean;
+}
+
+const workerUrl = new URL('./sandbox-worker.mjs', import.meta.url);
+
+/**
+ * Worker threads that run sandboxed evaluations one at a time each. Idle workers are unref'd,
+ * so they never keep the process alive. The VM stops itself at
+ * its deadline through QuickJS's interrupt handler; a few built-ins (generic array methods on
+ * huge array-likes, for example) never poll it, so the parent also holds a hard deadline and
+ * terminates the worker, which V8 can do even in the middle of WebAssembly.
+ */
+export class SandboxPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+
+  constructor(private readonly options: SandboxPoolOptions) {}
+
+  run(job: SandboxJob): Promise<SandboxOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Starts the workers ahead of the first evaluation (each prepares a sandbox when idle). */
+  warm(): void {
+    while (this.slots.length < this.options.workers) this.spawn();
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const idle = this.slots.filter((candidate) => candidate.task === null);
+      const slot = idle.find((candidate) => candidate.ready) ?? idle[0] ?? this.spawnIfRoom();
+      if (slot === null) return;
+      this.assign(slot, this.queue.shift() as Task);
+    }
+  }
+
+  private spawnIfRoom(): Slot | null {
+    return this.slots.length < this.options.workers ? this.spawn() : null;
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(workerUrl, {
+      execArgv: [],
+      env: {},
+      // 32 MiB of native stack, far above QuickJS's own 512 KiB limit (see sandbox-worker.mjs).
+      resourceLimits: { stackSizeMb: 32, maxOldGenerationSizeMb: 256 },
+    });
+    const slot: Slot = { worker, task: null, timer: null, ready: false };
+    worker.unref();
+    worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message));
+    worker.on('error', (error: Error & { code?: string }) => {
+      this.retire(slot);
+      this.settle(slot, (task) =>
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? task.resolve({ ok: false, code: 'template_work_limit' })
+          : task.reject(new Error('template sandbox worker failed')),
+      );
+    });
+    worker.on('exit', () => {
+      this.retire(slot);
+      this.settle(slot, (task) => task.reject(new Error('template sandbox worker exited')));
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private assign(slot: Slot, task: Task): void {
+    slot.task = task;
+    slot.ready = false;
+    slot.worker.ref();
+    slot.timer = setTimeout(() => this.kill(slot, null), this.options.startTimeoutMs);
+    const { source, dataJson, limits } = task.job;
+    slot.worker.postMessage({ type: 'job', id: task.id, source, dataJson, limits });
+  }
+
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    if (message.type === 'ready') {
+      // While busy, the prepared sandbox is the one the current task is consuming.
+      slot.ready = slot.task === null;
+      return;
+    }
+    if (slot.task === null || message.id !== slot.task.id) return;
+    switch (message.type) {
+      case 'started': {
+        if (slot.timer !== null) clearTimeout(slot.timer);
+        const timeout = slot.task.job.limits.timeMs + this.options.killGraceMs;
+        slot.timer = setTimeout(() => this.kill(slot, { ok: false, code: 'template_timeout' }), timeout);
+        return;
+      }
+      case 'done': {
+        const { outcome } = message;
+        this.settle(slot, (task) => task.resolve(outcome));
+        this.pump();
+        return;
+      }
+      case 'failed':
+        this.settle(slot, (task) => task.reject(new Error('template sandbox unavailable')));
+        this.pump();
+        return;
+    }
+  }
+
+  /** Ends the slot's task, if any, and returns the slot to idle. */
+  private settle(slot: Slot, finish: (task: Task) => void): void {
+    if (slot.timer !== null) clearTimeout(slot.timer);
+    slot.timer = null;
+    const task = slot.task;
+    slot.task = null;
+    slot.worker.unref();
+    if (task !== null) finish(task);
+  }
+
+  private kill(slot: Slot, outcome: SandboxOutcome | null): void {
+    this.retire(slot);
+    this.settle(slot, (task) =>
+      outcome === null ? task.reject(new Error('template sandbox did not start')) : task.resolve(outcome),
+    );
+    void slot.worker.terminate();
+    this.pump();
+  }
+
+  /** Removes the slot so no further task is sent to its worker. */
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index !== -1) {
+      this.slots.splice(index, 1);
+      queueMicrotask(() => this.pump());
+    }
+  }
+}

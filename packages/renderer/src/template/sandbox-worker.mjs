@@ -1,0 +1,233 @@
+// Worker thread that evaluates templates in QuickJS. Plain JavaScript on purpose: Node loads it
+// directly (no TypeScript loader exists inside worker threads under vitest or in production).
+//
+// Every evaluation gets its own WebAssembly instance of QuickJS (own linear memory, capped),
+// with nunjucks and the guest hooks already loaded. The instance is dropped afterwards, so no
+// heap, prototype or global state survives from one customer to the next.
+//
+// The JavaScript nunjucks generates for a source is cached by SHA-256 of the source: it is a pure
+// function of the source (the guest makes compilation side-effect free), and compiling in QuickJS
+// costs far more than rendering (tens of ms for a typical document template). A source seen
+// before therefore runs in a VM with only nunjucks' slim runtime loaded (half the load time of
+// the full build); a new source is compiled and run in a VM with the full build. One spare of
+// each kind is prepared while the worker is idle, keeping load time off the request path.
+//
+// Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, memoryBytes, renderDepth, workUnits } }
+// Messages out: { type: 'ready' } when prepared sandboxes are waiting
+//               { type: 'started', id } just before the VM runs (the parent then arms its hard deadline)
+//               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column? } }
+//               { type: 'failed', id } when no sandbox could be built
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { parentPort } from 'node:worker_threads';
+import releaseSyncVariant from '@jitl/quickjs-wasmfile-release-sync';
+import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten';
+import { guestSource } from './sandbox-guest.mjs';
+
+const require = createRequire(import.meta.url);
+// Unminified builds: the minified ones rename the compiler's private methods the guest hooks.
+const nunjucksSources = {
+  full: readFileSync(require.resolve('nunjucks/browser/nunjucks.js'), 'utf8'),
+  slim: readFileSync(require.resolve('nunjucks/browser/nunjucks-slim.js'), 'utf8'),
+};
+const wasmModule = await WebAssembly.compile(readFileSync(require.resolve('@jitl/quickjs-wasmfile-release-sync/wasm')));
+
+const PAGE_BYTES = 65_536;
+// Emscripten's initial memory; it holds the 5 MiB C stack and static data.
+const INITIAL_PAGES = 256;
+// Above the QuickJS heap limit: C stack, static data, strings passed in and out, fragmentation.
+const WASM_HEADROOM_BYTES = 48 * 1024 * 1024;
+// QuickJS's own stack limit. Checked against the 32 MiB worker stack (set by the parent):
+// deep JS recursion, parser nesting and JSON nesting all fail inside QuickJS first.
+const VM_STACK_BYTES = 512 * 1024;
+// Default heap cap of prepared instances; larger per-call limits get a fresh instance.
+const SPARE_MEMORY_BYTES = 64 * 1024 * 1024;
+
+/** @param {'full' | 'slim'} kind @param {number} memoryBytes */
+async function createSandbox(kind, memoryBytes) {
+  const wasmMemory = new WebAssembly.Memory({
+    initial: INITIAL_PAGES,
+    maximum: Math.max(INITIAL_PAGES, Math.ceil((memoryBytes + WASM_HEADROOM_BYTES) / PAGE_BYTES)),
+  });
+  const quickjs = await newQuickJSWASMModuleFromVariant(newVariant(releaseSyncVariant, { wasmModule, wasmMemory }));
+  const runtime = quickjs.newRuntime();
+  runtime.setMaxStackSize(VM_STACK_BYTES);
+  const context = runtime.newContext();
+  context.unwrapResult(context.evalCode(nunjucksSources[kind], 'nunjucks.js')).dispose();
+  const guest = context.unwrapResult(context.evalCode(guestSource, 'guest.js'));
+  return { runtime, context, guest, memoryBytes };
+}
+
+/** @typedef {Awaited<ReturnType<typeof createSandbox>>} Sandbox */
+/** @type {{ full: Promise<Sandbox> | null, slim: Promise<Sandbox> | null }} */
+const spares = { full: null, slim: null };
+
+async function prepareSpares() {
+  for (const kind of /** @type {const} */ (['slim', 'full'])) {
+    if (spares[kind] !== null) continue;
+    const prepared = createSandbox(kind, SPARE_MEMORY_BYTES);
+    spares[kind] = prepared;
+    // A failure here resurfaces when the spare is taken.
+    await prepared.catch(() => {});
+  }
+  if (spares.slim !== null && spares.full !== null) parentPort.postMessage({ type: 'ready' });
+}
+
+/** @param {'full' | 'slim'} kind @param {number} memoryBytes */
+async function takeSandbox(kind, memoryBytes) {
+  const prepared = spares[kind];
+  spares[kind] = null;
+  if (prepared !== null) {
+    const sandbox = await prepared.catch(() => null);
+    if (sandbox !== null && sandbox.memoryBytes >= memoryBytes) return sandbox;
+  }
+  return createSandbox(kind, memoryBytes);
+}
+
+const CACHE_MAX_ENTRIES = 256;
+const CACHE_MAX_CHARS = 32 * 1024 * 1024;
+/** Generated code by source hash, least recently used first. @type {Map<string, string>} */
+const compiled = new Map();
+let compiledChars = 0;
+
+/** @param {string} key */
+function cachedCode(key) {
+  const code = compiled.get(key);
+  if (code !== undefined) {
+    compiled.delete(key);
+    compiled.set(key, code);
+  }
+  return code;
+}
+
+/** @param {string} key @param {string} code */
+function cacheCode(key, code) {
+  if (code.length > CACHE_MAX_CHARS / 8 || compiled.has(key)) return;
+  compiled.set(key, code);
+  compiledChars += code.length;
+  for (const [oldKey, oldCode] of compiled) {
+    if (compiled.size <= CACHE_MAX_ENTRIES && compiledChars <= CACHE_MAX_CHARS) break;
+    compiled.delete(oldKey);
+    compiledChars -= oldCode.length;
+  }
+}
+
+/**
+ * Reads why a call into the VM threw, without trusting the thrown value.
+ * @param {import('quickjs-emscripten').QuickJSContext} context
+ * @param {import('quickjs-emscripten').QuickJSHandle} handle
+ */
+function thrownCode(context, handle) {
+  let message = '';
+  try {
+    if (context.typeof(handle) === 'object') {
+      const text = context.getProp(handle, 'message');
+      if (context.typeof(text) === 'string') message = context.getString(text);
+      text.dispose();
+    }
+  } catch {
+    // unreadable: most likely the heap is exhausted
+  }
+  if (message.includes('stack overflow')) return 'template_depth_limit';
+  if (/out of memory|string too long|invalid array length/.test(message) || message === '') return 'template_work_limit';
+  return 'template_evaluation_error';
+}
+
+const failurePattern = /^E([a-z_]+):(\d*):(\d*)$/;
+
+/** @param {string} text */
+function decodeOutcome(text) {
+  if (text.startsWith('H')) return { ok: true, html: text.slice(1) };
+  const match = failurePattern.exec(text);
+  if (match === null) return { ok: false, code: 'template_evaluation_error' };
+  const outcome = { ok: false, code: match[1] };
+  if (match[2]) outcome.line = Number(match[2]);
+  if (match[3]) outcome.column = Number(match[3]);
+  return outcome;
+}
+
+/**
+ * Calls one guest function; returns its string answer or a failure outcome.
+ * @param {Sandbox} sandbox
+ * @param {string} name
+ * @param {Array<string | number>} values
+ * @param {number} memoryBytes
+ * @param {() => string | null} stopped
+ */
+function callGuest(sandbox, name, values, memoryBytes, stopped) {
+  const { runtime, context } = sandbox;
+  const fn = context.getProp(sandbox.guest, name);
+  const args = values.map((value) => (typeof value === 'string' ? context.newString(value) : context.newNumber(value)));
+  let result;
+  try {
+    runtime.setMemoryLimit(memoryBytes);
+    result = context.callFunction(fn, context.undefined, ...args);
+    // Lifted so copying a large answer out cannot fail half-way (the wasm memory cap still holds).
+    runtime.setMemoryLimit(-1);
+  } catch (error) {
+    // The VM blew the worker's own stack, or trapped: the instance is dropped either way.
+    return { ok: false, code: stopped() ?? (error instanceof RangeError ? 'template_depth_limit' : 'template_evaluation_error') };
+  }
+  const reason = stopped();
+  if (reason !== null) return { ok: false, code: reason };
+  if (result.error) return { ok: false, code: thrownCode(context, result.error) };
+  if (context.typeof(result.value) !== 'string') return { ok: false, code: 'template_evaluation_error' };
+  return context.getString(result.value);
+}
+
+/**
+ * @param {{ id: number, source: string, dataJson: string, limits: { outputChars: number, timeMs: number, memoryBytes: number, renderDepth: number, workUnits: number } }} job
+ */
+async function evaluate(job) {
+  const { limits } = job;
+  const key = createHash('sha256').update(job.source).digest('base64');
+  let code = cachedCode(key);
+  const sandbox = await takeSandbox(code === undefined ? 'full' : 'slim', limits.memoryBytes);
+  parentPort.postMessage({ type: 'started', id: job.id });
+
+  /** @type {string | null} */
+  let stopped = null;
+  // Work counts only while rendering: compiling costs in proportion to the (size-limited)
+  // source alone, is cached, and is bounded by the deadline and the memory limit.
+  let rendering = false;
+  let polls = 0;
+  const deadline = performance.now() + limits.timeMs;
+  sandbox.runtime.setInterruptHandler(() => {
+    if (stopped === null) {
+      if (rendering) polls += 1;
+      if (polls > limits.workUnits) stopped = 'template_work_limit';
+      else if (performance.now() > deadline) stopped = 'template_timeout';
+    }
+    return stopped !== null;
+  });
+  const reason = () => stopped;
+
+  if (code === undefined) {
+    const answer = callGuest(sandbox, 'compile', [job.source], limits.memoryBytes, reason);
+    if (typeof answer !== 'string') return answer;
+    if (!answer.startsWith('C')) return decodeOutcome(answer);
+    code = answer.slice(1);
+    cacheCode(key, code);
+  }
+  rendering = true;
+  const answer = callGuest(sandbox, 'run', [code, job.dataJson, limits.outputChars, limits.renderDepth], limits.memoryBytes, reason);
+  if (typeof answer !== 'string') return answer;
+  return decodeOutcome(answer);
+}
+
+parentPort.on('message', async (message) => {
+  if (message?.type !== 'job') return;
+  try {
+    // The sandbox is dropped after this one evaluation, whatever happened inside it.
+    const outcome = await evaluate(message);
+    parentPort.postMessage({ type: 'done', id: message.id, outcome });
+  } catch {
+    // Not the template's doing (the sandbox could not be built): the parent reports a plain failure.
+    parentPort.postMessage({ type: 'failed', id: message.id });
+  }
+  setImmediate(prepareSpares);
+});
+
+prepareSpares();
