@@ -1,0 +1,124 @@
+// One Chromium process tree with its own throwaway profile directory. Knows how to start, how
+// to stop politely, and how to make sure nothing of it is left running.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { RenderError } from '../errors.ts';
+import { launchFlags } from './launch-flags.ts';
+import { PROFILE_PREFIX } from './stale-profiles.ts';
+
+export interface LaunchOptions {
+  executablePath: string;
+  launchTimeoutMs: number;
+  /** called once if the browser goes away without close() being asked for */
+  onDisconnect: (instance: BrowserInstance) => void;
+}
+
+const CLOSE_GRACE_MS = 5_000;
+const GROUP_EXIT_WAIT_MS = 2_000;
+
+export class BrowserInstance {
+  readonly browser: Browser;
+  readonly pid: number | null;
+  readonly userDataDir: string;
+  renders = 0;
+  inFlight = 0;
+  /** no new jobs; closes once in-flight jobs are done */
+  retiring = false;
+  #stopping: Promise<void> | null = null;
+
+  private constructor(browser: Browser, userDataDir: string) {
+    this.browser = browser;
+    this.userDataDir = userDataDir;
+    this.pid = browser.process()?.pid ?? null;
+  }
+
+  static async launch(options: LaunchOptions): Promise<BrowserInstance> {
+    const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
+    let browser: Browser;
+    try {
+      browser = await puppeteer.launch({
+        executablePath: options.executablePath,
+        headless: true,
+        // DevTools over a pipe: no debugging port that page content could reach
+        pipe: true,
+        timeout: options.launchTimeoutMs,
+        args: launchFlags(userDataDir),
+        // keep Chromium's popup blocker: window.open without a user gesture does nothing
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
+        defaultViewport: null,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (error) {
+      await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
+      throw new RenderError('renderer_failure', 'browser_launch_failed', 'Chromium did not start', { cause: error });
+    }
+    const instance = new BrowserInstance(browser, userDataDir);
+    browser.once('disconnected', () => {
+      if (instance.#stopping) return;
+      instance.#stopping = instance.#sweep();
+      options.onDisconnect(instance);
+    });
+    return instance;
+  }
+
+  get alive(): boolean {
+    return this.#stopping === null && this.browser.connected;
+  }
+
+  /** Polite close, then make sure: kill whatever is left of the process group, drop the profile. */
+  stop(): Promise<void> {
+    this.#stopping ??= this.#closeThenSweep();
+    return this.#stopping;
+  }
+
+  async #closeThenSweep(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
+    await Promise.race([this.browser.close().catch(() => undefined), grace]);
+    clearTimeout(timer);
+    await this.#sweep();
+  }
+
+  async #sweep(): Promise<void> {
+    // puppeteer starts Chromium as a process group leader; a crash of the main process can
+    // leave zygote, renderer or utility children behind, which the group kill collects
+    if (this.pid !== null && signalGroup(this.pid, 'SIGKILL')) {
+      // SIGKILL is asynchronous: stop() resolves only once no process of the group still runs
+      const deadline = Date.now() + GROUP_EXIT_WAIT_MS;
+      while ((await hasLiveMembers(this.pid)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await rm(this.userDataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
+  }
+}
+
+/**
+ * Whether a process of the group is still running. Killed processes stay in the group as
+ * zombies until the init process reaps them, which can take seconds; they run nothing, so
+ * /proc is read to skip them. Without /proc, any member counts.
+ */
+async function hasLiveMembers(group: number): Promise<boolean> {
+  const entries = await readdir('/proc').catch(() => null);
+  if (!entries) return signalGroup(group, 0);
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // after the parenthesised command name: state, ppid, pgrp, ...
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === group && state !== 'Z') return true;
+  }
+  return false;
+}
+
+/** Sends a signal to a whole process group; false when the group no longer exists. */
+function signalGroup(leader: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-leader, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,25 @@
+// Puts the untrusted HTML into the isolated page and waits until it is ready to capture.
+import type { Page } from 'puppeteer-core';
+import { rewriteAssetReferences } from './url-policy.ts';
+
+/**
+ * A web font starts loading only once style and layout find text that uses it, which may be
+ * after the load event; document.fonts.ready resolves at once if no load has started yet. So:
+ * force layout, then wait until no font is loading any more (a font may reveal text that needs
+ * another one). Plain source, not a function: see select-canvas-pages.ts.
+ */
+const SETTLE_FONTS = `(async () => {
+  for (let round = 0; round < 10; round += 1) {
+    document.documentElement && document.documentElement.getBoundingClientRect();
+    // no requestAnimationFrame or timers here: with javascript disabled their callbacks never run
+    await document.fonts.ready;
+    if (document.fonts.status !== 'loading') return;
+  }
+})()`;
+
+export async function loadContent(page: Page, html: string): Promise<void> {
+  // 'load' cannot hang on the sandbox: blocked requests fail at once. The job deadline, not
+  // puppeteer's own timeout, bounds a page that never finishes loading.
+  await page.setContent(rewriteAssetReferences(html), { waitUntil: 'load', timeout: 0 });
+  await page.evaluate(SETTLE_FONTS);
+}

@@ -1,0 +1,35 @@
+// Resource hints may open connections without any request that interception or the network
+// observers would see (a preconnect is a bare socket). The proxy keeps such a socket from
+// leaving, but the render must still fail, so the finished document is audited for them.
+// The audit reads the DOM through DevTools, not through page script, which could lie.
+import type { CDPSession } from 'puppeteer-core';
+import { classifyUrl } from './url-policy.ts';
+import type { Violations } from './violations.ts';
+
+const NETWORK_HINTS = new Set(['preconnect', 'dns-prefetch', 'prefetch', 'prerender', 'preload', 'modulepreload', 'next']);
+
+export async function auditResourceHints(session: CDPSession, violations: Violations): Promise<void> {
+  const { root } = await session.send('DOM.getDocument', { depth: 0 });
+  const links = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'link[rel][href]' });
+  for (const nodeId of links.nodeIds) {
+    const attributes = attributeMap((await session.send('DOM.getAttributes', { nodeId })).attributes);
+    const rel = (attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
+    const href = attributes.get('href') ?? '';
+    if (rel.some((token) => NETWORK_HINTS.has(token)) && classifyUrl(href).kind === 'blocked') {
+      violations.record('blocked_request', `${rel.join(' ')} ${href}`);
+    }
+  }
+  // speculation rules make the browser itself prefetch or prerender other pages
+  const rules = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'script[type="speculationrules" i]' });
+  if (rules.nodeIds.length > 0) violations.record('blocked_request', 'speculation rules');
+}
+
+/** DevTools returns attributes as a flat [name, value, name, value, ...] list. */
+function attributeMap(flat: string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    const name = flat[index]!.toLowerCase();
+    if (!map.has(name)) map.set(name, flat[index + 1]!);
+  }
+  return map;
+}

@@ -1,0 +1,83 @@
+// The renderer's public face: validate cheaply, borrow a sandboxed page from the pool, capture,
+// post-process. One instance per process.
+import { availableParallelism } from 'node:os';
+import { inSandbox } from './browser/sandbox.ts';
+import { Supervisor } from './browser/supervisor.ts';
+import { checkPageSelection } from './canvas/find-canvas-pages.ts';
+import { captureImage, prepareImage } from './image/render-image.ts';
+import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
+import { postProcessPdf } from './pdf/post-process.ts';
+import type { RenderImageInput, RenderOutput, RenderPdfInput, RendererOptions, RendererStatus } from './types.ts';
+
+const DEFAULTS = {
+  executablePath: '/usr/bin/chromium',
+  restartAfter: 200,
+  launchTimeoutMs: 20_000,
+  renderTimeoutMs: 30_000,
+};
+
+export class Renderer {
+  readonly #supervisor: Supervisor;
+  readonly #renderTimeoutMs: number;
+
+  private constructor(supervisor: Supervisor, renderTimeoutMs: number) {
+    this.#supervisor = supervisor;
+    this.#renderTimeoutMs = renderTimeoutMs;
+  }
+
+  /** Launches the first browser; resolves once it is ready to take renders. */
+  static async start(options: RendererOptions = {}): Promise<Renderer> {
+    const supervisor = await Supervisor.start({
+      executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULTS.executablePath,
+      concurrency: options.concurrency ?? availableParallelism(),
+      restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
+      launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,
+    });
+    return new Renderer(supervisor, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
+  }
+
+  async renderPdf(input: RenderPdfInput): Promise<RenderOutput> {
+    const geometry = preparePdf(input.pdf);
+    if (input.pages) checkPageSelection(input.pages);
+    const printed = await inSandbox(
+      this.#supervisor,
+      {
+        html: input.html,
+        javascript: input.javascript,
+        assets: input.assets,
+        timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+        viewport: { width: input.viewport.width, height: input.viewport.height, deviceScaleFactor: input.viewport.device_scale_factor },
+      },
+      (page) => capturePdf(page, input.pdf, geometry, input.pages),
+    );
+    // outside the pool slot: post-processing needs no browser
+    const { bytes, pageCount } = await postProcessPdf(printed, input.pdf, geometry);
+    return { bytes, mediaType: 'application/pdf', pageCount };
+  }
+
+  async renderImage(input: RenderImageInput): Promise<RenderOutput> {
+    prepareImage(input.image, input.pages);
+    const bytes = await inSandbox(
+      this.#supervisor,
+      {
+        html: input.html,
+        javascript: input.javascript,
+        assets: input.assets,
+        timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+        viewport: { width: input.image.width, height: input.image.height, deviceScaleFactor: 1 },
+      },
+      (page) => captureImage(page, input.image, input.pages),
+    );
+    return { bytes, mediaType: `image/${input.image.format}` };
+  }
+
+  /** Pool state for health checks and tests. */
+  status(): RendererStatus {
+    return this.#supervisor.status();
+  }
+
+  /** Refuses queued renders, lets running ones finish, then stops every browser process. */
+  close(): Promise<void> {
+    return this.#supervisor.close();
+  }
+}

@@ -1,0 +1,116 @@
+// Public input and output shapes. The job pipeline validates requests against the contracts
+// (spec 2.4) before calling the renderer; the renderer re-checks only what would otherwise
+// produce a wrong artifact silently.
+
+export type PaperFormat = 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6' | 'Letter' | 'Legal' | 'Ledger' | 'Tabloid';
+
+export interface PdfMargins {
+  top?: string;
+  right?: string;
+  bottom?: string;
+  left?: string;
+}
+
+export interface PdfOptions {
+  format?: PaperFormat;
+  /** e.g. "210mm", "8.5in", "794px", "21.0001cm"; requires height, excludes format */
+  width?: string;
+  height?: string;
+  margins?: PdfMargins;
+  landscape?: boolean;
+  /** default true */
+  print_background?: boolean;
+  scale?: number;
+  display_header_footer?: boolean;
+  header_template?: string;
+  footer_template?: string;
+  title?: string;
+  author?: string;
+  subject?: string;
+  /** open password; the PDF is encrypted with AES-256 */
+  password?: string;
+}
+
+export interface Viewport {
+  width: number;
+  height: number;
+  device_scale_factor: number;
+}
+
+export interface ResolvedAsset {
+  bytes: Buffer;
+  mediaType: string;
+}
+
+/** Resolves asset://asset_<32 hex> references to captured bytes; null means not allowed. */
+export interface AssetResolver {
+  (url: string): Promise<ResolvedAsset | null>;
+}
+
+export type JavascriptMode = 'disabled' | 'enabled';
+
+export interface RenderPdfInput {
+  html: string;
+  pdf: PdfOptions;
+  viewport: Viewport;
+  javascript: JavascriptMode;
+  /** canvas page ids in output order; omitted prints the document as it is */
+  pages?: string[];
+  assets?: AssetResolver;
+  timeoutMs?: number;
+}
+
+export type ImageFormat = 'png' | 'jpeg' | 'webp';
+
+export interface ImageOptions {
+  format: ImageFormat;
+  width: number;
+  height: number;
+  /** jpeg and webp only; default 80 */
+  quality?: number;
+  /** png and webp only */
+  transparent?: boolean;
+}
+
+export interface RenderImageInput {
+  html: string;
+  image: ImageOptions;
+  javascript: JavascriptMode;
+  /** at most one canvas page id: the image is that page's region */
+  pages?: string[];
+  assets?: AssetResolver;
+  timeoutMs?: number;
+}
+
+export type RenderMediaType = 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/webp';
+
+export interface RenderOutput {
+  bytes: Buffer;
+  mediaType: RenderMediaType;
+  pageCount?: number;
+}
+
+export interface RendererOptions {
+  /** default SVC_CHROMIUM_PATH, else /usr/bin/chromium */
+  executablePath?: string;
+  /** simultaneous renders; default os.availableParallelism() */
+  concurrency?: number;
+  /** renders per browser before it is replaced; default 200 */
+  restartAfter?: number;
+  /** default 20000 */
+  launchTimeoutMs?: number;
+  /** default 30000; a job may ask for its own with timeoutMs */
+  renderTimeoutMs?: number;
+}
+
+export interface RendererStatus {
+  /** pid of the current browser process, null while none is running */
+  browserPid: number | null;
+  userDataDir: string | null;
+  rendersOnCurrentBrowser: number;
+  /** browsers launched since start, including restarts */
+  launches: number;
+  /** renders waiting for a slot */
+  queued: number;
+  running: number;
+}
