@@ -1,7 +1,7 @@
 // The renderer's public face: validate cheaply, borrow a sandboxed page from the pool, capture,
 // post-process. One instance per process.
 import { availableParallelism } from 'node:os';
-import { inSandbox } from './browser/sandbox.ts';
+import { inSandbox, prepareSandbox } from './browser/sandbox.ts';
 import { Supervisor } from './browser/supervisor.ts';
 import { checkPageSelection } from './canvas/find-canvas-pages.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
@@ -32,6 +32,7 @@ export class Renderer {
       concurrency: options.concurrency ?? availableParallelism(),
       restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
       launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,
+      prepare: prepareSandbox,
     });
     return new Renderer(supervisor, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
   }

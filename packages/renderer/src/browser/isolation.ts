@@ -17,7 +17,8 @@ import type { Violations } from './violations.ts';
 
 export interface IsolationOptions {
   javascript: JavascriptMode;
-  assets?: AssetResolver;
+  /** Read at request time: a sandbox is opened before its job, whose resolver is set on arrival. */
+  assets: { current?: AssetResolver };
   violations: Violations;
 }
 
@@ -102,6 +103,12 @@ async function openObserverSession(page: Page, violations: Violations): Promise<
   return session;
 }
 
+/** Turns script on for a page opened with it off, guard first (spec: javascript.mode enabled). */
+export async function enableJavascript(page: Page, violations: Violations): Promise<void> {
+  await installGuardScript(page, violations);
+  await page.setJavaScriptEnabled(true);
+}
+
 async function installGuardScript(page: Page, violations: Violations): Promise<void> {
   await page.exposeFunction(REPORT_BINDING, (kind: unknown, target: unknown) => judgeGuardReport(String(kind), String(target), violations));
   await page.evaluateOnNewDocument(PAGE_GUARD_SCRIPT);
@@ -126,13 +133,14 @@ function judgeGuardReport(kind: string, target: string, violations: Violations):
 }
 
 /** One resolver call per distinct reference within a job. */
-function cachedResolver(assets: AssetResolver | undefined): (reference: string) => Promise<ResolvedAsset | null> {
+function cachedResolver(assets: { current?: AssetResolver }): (reference: string) => Promise<ResolvedAsset | null> {
   const cache = new Map<string, Promise<ResolvedAsset | null>>();
   return (reference) => {
-    if (!assets) return Promise.resolve(null);
+    const resolver = assets.current;
+    if (!resolver) return Promise.resolve(null);
     let pending = cache.get(reference);
     if (!pending) {
-      pending = assets(reference);
+      pending = resolver(reference);
       cache.set(reference, pending);
     }
     return pending;

@@ -1,11 +1,12 @@
-// One job's sandbox from start to end: its tripwire proxy, its fresh browser context (from the
-// pool), its isolated page with the content loaded and audited, and the verdict.
-import type { Page } from 'puppeteer-core';
+// One job's sandbox from start to end: its tripwire proxy, its fresh browser context and its
+// isolated page (made ready before the job arrives, see Supervisor), the content loaded and
+// audited, and the verdict.
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import type { AssetResolver, JavascriptMode } from '../types.ts';
-import { openIsolatedPage } from './isolation.ts';
+import { enableJavascript, openIsolatedPage } from './isolation.ts';
 import { loadContent } from './load-content.ts';
 import { auditResourceHints } from './resource-hints.ts';
-import type { Supervisor } from './supervisor.ts';
+import type { Prepared, Supervisor } from './supervisor.ts';
 import { openTripwire } from './tripwire.ts';
 import { Violations } from './violations.ts';
 
@@ -18,30 +19,52 @@ export interface SandboxOptions {
   viewport: { width: number; height: number; deviceScaleFactor: number };
 }
 
-/** Loads the HTML in a fresh sandboxed page and runs `capture` on it once it is ready. */
-export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page) => Promise<T>): Promise<T> {
+interface SandboxParts {
+  page: Page;
+  session: CDPSession;
+  violations: Violations;
+  assets: { current?: AssetResolver };
+}
+
+/**
+ * Opens a sandbox ahead of its job: a tripwire, a fresh context whose only proxy is that
+ * tripwire, and an isolated blank page with script off. Nothing of any job is in it yet.
+ */
+export async function prepareSandbox(browser: Browser): Promise<Prepared<SandboxParts>> {
   const violations = new Violations();
   const tripwire = await openTripwire(() => violations.record('blocked_request', 'connection reached the tripwire proxy'));
   try {
-    const context = {
+    const context = await browser.createBrowserContext({
       proxyServer: tripwire.proxyServer,
       // Chromium bypasses proxies for loopback unless told otherwise
       proxyBypassList: ['<-loopback>'],
-      downloadBehavior: { policy: 'deny' as const },
-    };
-    const output = await supervisor.withContext({ timeoutMs: options.timeoutMs, context }, async (browserContext) => {
-      const { page, session } = await openIsolatedPage(browserContext, { javascript: options.javascript, assets: options.assets, violations });
-      return violations.guard(async () => {
-        await page.setViewport(options.viewport);
-        await loadContent(page, options.html);
-        await auditResourceHints(session, violations);
-        return capture(page);
-      });
+      downloadBehavior: { policy: 'deny' },
     });
-    // a script may still have tried to reach out between the capture and the context closing
-    if (violations.first?.category === 'unsafe_asset') throw violations.first;
-    return output;
-  } finally {
+    const assets: { current?: AssetResolver } = {};
+    try {
+      const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations });
+      return { context, extra: { page, session, violations, assets }, dispose: () => tripwire.close() };
+    } catch (error) {
+      await context.close().catch(() => undefined);
+      throw error;
+    }
+  } catch (error) {
     await tripwire.close();
+    throw error;
   }
+}
+
+/** Loads the HTML in a fresh sandboxed page and runs `capture` on it once it is ready. */
+export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page) => Promise<T>): Promise<T> {
+  return supervisor.withContext({ timeoutMs: options.timeoutMs }, async (prepared) => {
+    const { page, session, violations, assets } = prepared.extra as SandboxParts;
+    assets.current = options.assets;
+    return violations.guard(async () => {
+      if (options.javascript === 'enabled') await enableJavascript(page, violations);
+      await page.setViewport(options.viewport);
+      await loadContent(page, options.html);
+      await auditResourceHints(session, violations);
+      return capture(page);
+    });
+  });
 }
