@@ -105,6 +105,8 @@ if (isMain) {
   const port = Number(process.env.PORT ?? 3000);
   const { close, server } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
   process.stdout.write(`web listening on ${port}\n`);
+  const { jsonLogger, loadConfig, warnIfEgressAllowlisted } = await import('@svc/core');
+  warnIfEgressAllowlisted(loadConfig(), jsonLogger('web'));
   // the first template request should not pay for starting the sandbox threads
   import('@svc/renderer/template').then((engine) => engine.warmTemplateSandbox()).catch(() => {});
   const stop = () => {

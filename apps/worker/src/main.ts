@@ -1,6 +1,6 @@
 // The worker process: graphile-worker running the task catalog against the service
 // database, with one supervised Chromium pool for render jobs.
-import { crontab, jsonLogger, loadConfig, recoverStaleRenders, type RenderEngine, systemClock } from '@svc/core';
+import { crontab, jsonLogger, loadConfig, recoverStaleRenders, recoverWebhookDeliveries, type RenderEngine, systemClock, warnIfEgressAllowlisted } from '@svc/core';
 import { createDb } from '@svc/db';
 import { Renderer } from '@svc/renderer';
 import { Logger, run } from 'graphile-worker';
@@ -11,6 +11,7 @@ if (!url) throw new Error('DATABASE_URL is not set');
 
 const logger = jsonLogger('worker');
 const config = loadConfig();
+warnIfEgressAllowlisted(config, logger);
 const db = createDb({ url, poolSize: 6 });
 const ctx = { db, clock: systemClock, logger, config };
 
@@ -42,6 +43,7 @@ const runner = await run({
 });
 // jobs a vanished worker was rendering are taken up at once rather than at the next cron tick
 await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
+await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
 process.stdout.write('worker running\n');
 
 let stopping = false;

@@ -2,6 +2,7 @@ import { type RenderEngine, type ServiceContext, type TaskName, type TaskPayload
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { monthlyCreditReset } from './tasks/monthly-credit-reset.ts';
 import { expireRenderFilesTask, recoverStaleRendersTask, renderJobTask } from './tasks/render-tasks.ts';
+import { pruneWebhookLogTask, recoverWebhookDeliveriesTask, webhookAttemptTask, webhookFanOutTask } from './tasks/webhook-tasks.ts';
 
 export interface TaskHandlerContext {
   ctx: ServiceContext;
@@ -16,6 +17,10 @@ function handlers(engine: () => Promise<RenderEngine>): Handlers {
     render_job: renderJobTask(engine),
     recover_stale_renders: recoverStaleRendersTask,
     expire_render_files: expireRenderFilesTask,
+    webhook_fan_out: webhookFanOutTask,
+    webhook_attempt: webhookAttemptTask,
+    recover_webhook_deliveries: recoverWebhookDeliveriesTask,
+    prune_webhook_log: pruneWebhookLogTask,
   };
 }
 

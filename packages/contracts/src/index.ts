@@ -1,7 +1,9 @@
 import { createApiKey, listApiKeys, revokeApiKey, updateApiKey } from './keys.ts';
 import { getOpenApi } from './openapi.ts';
 import { renderOperationList } from './render-operations.ts';
+import { templateOperationList } from './templates-operations.ts';
 import type { Operation } from './operation.ts';
+import { webhookOperationList } from './webhooks.ts';
 
 export * from './common.ts';
 export * from './envelope.ts';
@@ -15,6 +17,9 @@ export * from './registry.ts';
 export * from './render-operations.ts';
 export * from './renders.ts';
 export * from './routes.ts';
+export * from './templates.ts';
+export * from './templates-operations.ts';
+export * from './webhooks.ts';
 
 /** Every operation the service serves; routing, validation and the published contract all read it. */
 export const operations: readonly Operation[] = [
@@ -24,4 +29,6 @@ export const operations: readonly Operation[] = [
   updateApiKey,
   revokeApiKey,
   ...renderOperationList,
+  ...templateOperationList,
+  ...webhookOperationList,
 ];

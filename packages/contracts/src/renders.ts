@@ -122,7 +122,14 @@ export type ImageOptions = z.infer<typeof ImageOptions>;
 const TemplateData = z.record(z.string(), z.unknown());
 
 const commonFields = {
-  html: z.string().min(1),
+  html: z.string().min(1).optional(),
+  template_id: idSchema('tpl_').optional().meta({ description: 'Saved shape: an owned, active saved template.' }),
+  version: z
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional()
+    .meta({ description: 'Saved shape: the version to render; omitted selects the latest, resolved once and pinned.' }),
   data: TemplateData.optional(),
   filename: Filename.optional(),
   reference: Reference.optional(),
@@ -131,25 +138,70 @@ const commonFields = {
   wait: z.boolean().optional(),
 };
 
-/** html is raw up to 5 MiB, or a template source up to 1 MiB when data is given. */
-function checkHtmlSize(request: { html: string; data?: unknown }, context: z.RefinementCtx) {
-  const limit = request.data === undefined ? maxRawHtmlBytes : maxTemplateSourceBytes;
-  if (utf8Bytes(request.html) > limit) context.addIssue({ code: 'custom', path: ['html'], message: 'too large' });
+/** Fields that belong to the saved shape only; next to html they are unknown fields. */
+const savedOnlyFields = ['template_id', 'version', 'size_id'] as const;
+
+/**
+ * Exactly one of the three shapes of spec 2.4, told apart by html and template_id:
+ * - neither: html is a missing field;
+ * - html with any saved-shape field (template_id, version, size_id): those are unknown fields
+ *   (html selects the raw or stateless shape, which has none of them);
+ * - template_id without data: data is a missing field;
+ * - html is raw up to 5 MiB, or a template source up to 1 MiB when data is given.
+ */
+function checkShape(request: Record<string, unknown> & { html?: string; data?: unknown }, context: z.RefinementCtx) {
+  if (request.html === undefined && request.template_id === undefined) {
+    context.addIssue({ code: 'invalid_type', expected: 'string', path: ['html'], input: undefined, message: 'html or template_id is required' });
+    return;
+  }
+  if (request.html !== undefined) {
+    const extra = savedOnlyFields.filter((field) => request[field] !== undefined);
+    if (extra.length > 0) context.addIssue({ code: 'unrecognized_keys', keys: [...extra], path: [], input: request, message: 'not in this shape' });
+    const limit = request.data === undefined ? maxRawHtmlBytes : maxTemplateSourceBytes;
+    if (utf8Bytes(request.html) > limit) context.addIssue({ code: 'custom', path: ['html'], message: 'too large' });
+    return;
+  }
+  if (request.data === undefined) {
+    context.addIssue({ code: 'invalid_type', expected: 'object', path: ['data'], input: undefined, message: 'data is required' });
+  }
 }
+
+/** Published as a oneOf of the raw or stateless shape (html) and the saved shape (template_id and data). */
+const shapeChoice = {
+  oneOf: [
+    { required: ['html'], not: { anyOf: [{ required: ['template_id'] }, { required: ['version'] }, { required: ['size_id'] }] } },
+    { required: ['template_id', 'data'], not: { required: ['html'] } },
+  ],
+};
+const shapeDescription =
+  'Exactly one of: raw HTML (html only, up to 5,242,880 bytes); a stateless template (html source up to 1,048,576 bytes plus ' +
+  'a data object); a saved template (template_id, optional version, data validated against the version schema). html ' +
+  'together with template_id, version or size_id is refused (those fields are unknown in the html shapes).';
 
 export const PdfRequest = named(
   'PdfRequest',
   z
     .strictObject({ ...commonFields, pdf: PdfOptions.optional(), viewport: Viewport.optional(), pages: Pages.optional() })
-    .superRefine(checkHtmlSize),
-  'Raw HTML (html only, up to 5,242,880 bytes) or a stateless template (html source up to 1,048,576 bytes plus a data object).',
+    .superRefine(checkShape)
+    .meta({ ...shapeChoice, description: shapeDescription }),
 );
 export type PdfRequest = z.infer<typeof PdfRequest>;
 
 export const ImageRequest = named(
   'ImageRequest',
-  z.strictObject({ ...commonFields, image: ImageOptions }).superRefine(checkHtmlSize),
-  'Raw HTML (html only, up to 5,242,880 bytes) or a stateless template (html source up to 1,048,576 bytes plus a data object).',
+  z
+    .strictObject({
+      ...commonFields,
+      size_id: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+        .nullable()
+        .optional()
+        .meta({ description: 'Saved shape: a saved size of the version (or original); image width and height must equal it.' }),
+      image: ImageOptions,
+    })
+    .superRefine(checkShape)
+    .meta({ ...shapeChoice, description: shapeDescription }),
 );
 export type ImageRequest = z.infer<typeof ImageRequest>;
 

@@ -7,8 +7,9 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { CompletionWaiter } from './completion-waiter.ts';
-import { defaultFilename } from './filename.ts';
+import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, type RenderKind } from './render-spec.ts';
+import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 import { toJobView } from './render-job-view.ts';
 
 /** Live (queued or running) jobs allowed at once (spec part 8). */
@@ -43,7 +44,11 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   }
   // brand kits are owned resources; an id that names none the caller owns is not found
   if (request.brand_kit_id) throw notFound();
-  const spec = await buildRenderSpec(kind, request);
+  // a saved template's version is resolved once, before validation, admission, idempotency, queueing and billing
+  const saved = request.template_id
+    ? await resolveTemplateVersion(ctx, { accountId: caller.accountId, templateId: request.template_id, version: request.version })
+    : undefined;
+  const spec = await buildRenderSpec(kind, request, saved);
 
   const replayed = idempotencyKey ? await findReplay(ctx, caller.accountId, kind, idempotencyKey, spec.fingerprint) : null;
   const now = ctx.clock();
@@ -53,7 +58,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
       await takeToken(ctx.db, `render:${caller.keyId}`, renderCreationRate, now);
       const backlog = await ctx.db.renderJob.count({ where: { status: 'queued' } });
       if (backlog >= ctx.config.maxRenderBacklog) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
-      return admit(ctx, options, spec, now);
+      return admit(ctx, options, spec, now, saved);
     })());
 
   if (request.wait !== false) {
@@ -74,7 +79,13 @@ async function findReplay(ctx: ServiceContext, accountId: string, kind: RenderKi
   return record.jobId;
 }
 
-async function admit(ctx: ServiceContext, options: CreateRenderOptions, spec: Awaited<ReturnType<typeof buildRenderSpec>>, now: Date): Promise<string> {
+async function admit(
+  ctx: ServiceContext,
+  options: CreateRenderOptions,
+  spec: Awaited<ReturnType<typeof buildRenderSpec>>,
+  now: Date,
+  saved: ResolvedTemplateVersion | undefined,
+): Promise<string> {
   const { caller, kind, request, idempotencyKey } = options;
   return ctx.db.$transaction(async (tx) => {
     // serialises admissions of one account: concurrency counts and idempotency keys cannot race
@@ -83,6 +94,7 @@ async function admit(ctx: ServiceContext, options: CreateRenderOptions, spec: Aw
       const replay = await findReplay({ ...ctx, db: tx as never }, caller.accountId, kind, idempotencyKey, spec.fingerprint);
       if (replay) return replay;
     }
+    if (saved) await confirmTemplateVersion(tx, saved);
     const live = await tx.renderJob.groupBy({
       by: ['keyId'],
       where: { accountId: caller.accountId, status: { in: ['queued', 'running'] } },
@@ -103,7 +115,9 @@ async function admit(ctx: ServiceContext, options: CreateRenderOptions, spec: Aw
         keyId: caller.keyId,
         kind,
         reference: request.reference ?? null,
-        filename: request.filename ?? defaultFilename(now),
+        filename: request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id)),
+        templateId: spec.template?.id ?? null,
+        templateVersion: spec.template?.version ?? null,
         options: spec.options,
         createdAt: now,
         input: { create: { html: spec.html } },

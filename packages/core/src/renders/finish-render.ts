@@ -1,5 +1,6 @@
 import type { Prisma, Tx } from '@svc/db';
 import { releaseCredit, settleCredit } from '../credits/finish-reservation.ts';
+import { enqueue } from '../jobs/enqueue.ts';
 import { newId } from '../shared/ids.ts';
 import { renderFinishedChannel } from './completion-waiter.ts';
 
@@ -59,6 +60,10 @@ export async function finishRender(tx: Tx, { jobId, attempt, outcome, now }: Fin
     data: [{ id: newId('evt_'), accountId: job.accountId, jobId, type: eventType[outcome.status], createdAt: now }],
     skipDuplicates: true,
   });
+  // delivery work is queued only for accounts with a destination for this kind of event,
+  // so renders of accounts without webhooks cost the worker nothing more
+  const subscribed = await tx.webhook.count({ where: { accountId: job.accountId, status: 'enabled', events: { has: eventType[outcome.status] } } });
+  if (subscribed > 0) await enqueue(tx, 'webhook_fan_out', { job_id: jobId }, { jobKey: `webhook-fan-out:${jobId}` });
   await tx.$executeRaw`SELECT pg_notify(${renderFinishedChannel}, ${jobId})`;
   return true;
 }

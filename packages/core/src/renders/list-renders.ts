@@ -45,6 +45,7 @@ export async function listRenders(ctx: ServiceContext, { accountId, kind, q, lim
             {
               OR: [
                 { reference: { contains: search, mode: 'insensitive' } },
+                { template: { name: { contains: search, mode: 'insensitive' } } },
                 ...(matchingTypes.length ? [{ mediaType: { in: matchingTypes } }] : []),
                 ...(kind === 'pdf' && 'pdf'.includes(search.toLowerCase()) ? [{ kind: 'pdf' as const }] : []),
               ],

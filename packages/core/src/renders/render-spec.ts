@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
 import { DomainError } from '../shared/errors.ts';
+import { evaluateSource } from '../templates/evaluate-source.ts';
+import type { ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
+import { savedRenderInput } from '../templates/saved-render-input.ts';
 import { loadRenderer, loadTemplateEngine } from './renderer-modules.ts';
 
 export type RenderKind = 'pdf' | 'image';
@@ -25,6 +28,8 @@ export interface RenderSpec {
   options: RenderOptions;
   /** Hash of the logical request: source, key-sorted data and effective options (spec 4.2). */
   fingerprint: string;
+  /** The saved-template version rendered, or null for raw HTML and stateless templates. */
+  template: { id: string; version: number; sizeId: string | null; name: string | null } | null;
 }
 
 /** Applies the defaults of spec 2.4, so equal requests have equal effective options. */
@@ -65,18 +70,30 @@ export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRe
 
 /**
  * Turns a validated request into what the worker renders. Templates are evaluated here,
- * in the sandbox, so only evaluated HTML is ever stored or rendered.
+ * in the sandbox, so only evaluated HTML is ever stored or rendered. A saved-template request
+ * comes with its version already resolved (once, before anything else); its fingerprint names
+ * the template, the resolved version and the size instead of the source.
  */
-export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | ImageRequest): Promise<RenderSpec> {
-  const options = effectiveOptions(kind, request);
-  const html = request.data === undefined ? request.html : await evaluate(request.html, request.data);
+export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | ImageRequest, saved?: ResolvedTemplateVersion): Promise<RenderSpec> {
+  let html: string;
+  let effective = request;
+  let template: RenderSpec['template'] = null;
+  if (saved) {
+    const input = await savedRenderInput(saved, request);
+    ({ html, request: effective } = input);
+    template = { id: saved.templateId, version: saved.version, sizeId: input.sizeId, name: saved.templateName };
+  } else {
+    const source = request.html ?? '';
+    html = request.data === undefined ? source : await evaluateSource(source, request.data, 'html');
+  }
+  const options = effectiveOptions(kind, effective);
   if (options.kind === 'pdf' && options.pages) await checkPages(html, options.pages);
   const { canonicalJson } = await loadTemplateEngine();
   const fingerprint = createHash('sha256')
     .update(
       canonicalJson({
         kind,
-        source: request.html,
+        ...(template ? { template: { id: template.id, version: template.version, size_id: template.sizeId } } : { source: request.html }),
         data: request.data ?? null,
         options,
         filename: request.filename ?? null,
@@ -85,26 +102,7 @@ export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | Im
       }),
     )
     .digest('hex');
-  return { html, options, fingerprint };
-}
-
-async function evaluate(source: string, data: Record<string, unknown>): Promise<string> {
-  const { checkTemplateData, evaluateTemplate, TemplateError } = await loadTemplateEngine();
-  try {
-    checkTemplateData(data);
-    return (await evaluateTemplate({ source, data })).html;
-  } catch (error) {
-    if (!(error instanceof TemplateError)) throw error;
-    // data limits point into the data (spec 7: "data" followed by a JSON Pointer); the rest at the source
-    const field = error.code.startsWith('template_data_') ? `data${error.pointer ?? ''}` : 'html';
-    const detail: FieldDetail = {
-      field,
-      reason: error.reason,
-      ...(error.line ? { line: error.line } : {}),
-      ...(error.column ? { column: error.column } : {}),
-    };
-    throw new DomainError(error.code, { details: [detail] });
-  }
+  return { html, options, fingerprint, template };
 }
 
 /** Page ids must name canvas pages of the document (data-svc-page); unknown ids are refused. */

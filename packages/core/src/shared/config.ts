@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { type AllowlistEntry, parseAllowlist } from '../egress/url-policy.ts';
 
 /** Service settings read from the environment once per process (documented in README). */
 export interface ServiceConfig {
@@ -22,6 +23,8 @@ export interface ServiceConfig {
   maxRenderAttempts: number;
   /** Explicit download signing secret (SVC_SIGNING_SECRET); otherwise one is generated and stored. */
   signingSecret?: string;
+  /** Hosts that bypass the egress address and port rules (SVC_UNSAFE_EGRESS_ALLOWLIST; development and tests only). */
+  egressAllowlist: AllowlistEntry[];
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
@@ -45,5 +48,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     renderLeaseMs: number('SVC_RENDER_LEASE_SECONDS', renderTimeoutMs / 1000 + 30) * 1000,
     maxRenderAttempts: 3,
     signingSecret: env.SVC_SIGNING_SECRET || undefined,
+    egressAllowlist: parseAllowlist(env.SVC_UNSAFE_EGRESS_ALLOWLIST),
   };
 }

@@ -1,0 +1,8 @@
+import { adaptTemplate } from '@svc/contracts';
+import * as core from '@svc/core';
+import { handle } from '../../../../src/http/handle.ts';
+
+export const POST = handle(adaptTemplate, async ({ ctx, caller, body }) => ({
+  status: 200,
+  body: await core.adaptTemplate(ctx, { caller, request: body }),
+}));

@@ -1,0 +1,13 @@
+import { createTemplate, listTemplates } from '@svc/contracts';
+import * as core from '@svc/core';
+import { handle } from '../../../src/http/handle.ts';
+
+export const POST = handle(createTemplate, async ({ ctx, caller, body }) => ({
+  status: 201,
+  body: await core.createTemplate(ctx, { accountId: caller.accountId, request: body }),
+}));
+
+export const GET = handle(listTemplates, async ({ ctx, caller, query }) => ({
+  status: 200,
+  body: await core.listTemplates(ctx, { accountId: caller.accountId, ...query }),
+}));

@@ -1,0 +1,8 @@
+import { rotateWebhookSecret } from '@svc/contracts';
+import * as core from '@svc/core';
+import { handle } from '../../../../../src/http/handle.ts';
+
+export const POST = handle(rotateWebhookSecret, async ({ ctx, caller, params }) => ({
+  status: 200,
+  body: await core.rotateWebhookSecret(ctx, { accountId: caller.accountId, webhookId: params.webhook_id ?? '' }),
+}));

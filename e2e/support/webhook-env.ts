@@ -1,0 +1,117 @@
+// A service of its own for delivery tests: a cloned database, a web process and a worker
+// process whose egress allowlist names the loopback receiver, and which trust the test CA.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAccount, loadConfig, silentLogger, systemClock } from '@svc/core';
+import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
+import { inject } from 'vitest';
+import type { ApiRequest, ApiResponse } from './api.ts';
+import { freePort } from './global-setup.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  output: () => string;
+}
+
+export interface WebhookEnv {
+  baseUrl: string;
+  database: TestDatabase;
+  web: ServiceProcess;
+  worker: ServiceProcess;
+  call<T = any>(path: string, request?: ApiRequest): Promise<ApiResponse<T>>;
+  newAccount(): Promise<{ accountId: string; apiKey: string }>;
+  stop(): Promise<void>;
+}
+
+function start(script: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  return { child, output: () => output };
+}
+
+async function stop({ child }: ServiceProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGCONT');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 40_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function startWebhookEnv(options: { allowlist: string; caBundlePath: string }): Promise<WebhookEnv> {
+  const database = await createTestDatabase(inject('dbServerUrl'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-webhooks-'));
+  const env = {
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SVC_PUBLIC_URL: baseUrl,
+    SVC_DATA_DIR: dataDir,
+    SVC_UNSAFE_EGRESS_ALLOWLIST: options.allowlist,
+    NODE_EXTRA_CA_CERTS: options.caBundlePath,
+    SVC_WORKER_CONCURRENCY: '4',
+  };
+  const web = start('apps/web/src/server.ts', env);
+  const worker = start('apps/worker/src/main.ts', env);
+  await until(async () => web.output().includes('web listening') && worker.output().includes('worker running'), 120_000);
+  const ctx = { db: database.db, clock: systemClock, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: baseUrl }) };
+
+  const call = async <T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> => {
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.key) headers.authorization = `Bearer ${request.key}`;
+    let body: string | undefined = request.rawBody;
+    if (request.body !== undefined) {
+      body = JSON.stringify(request.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${baseUrl}${path}`, { method: request.method ?? 'GET', headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  return {
+    baseUrl,
+    database,
+    web,
+    worker,
+    call,
+    newAccount: async () => {
+      const created = await createAccount(ctx, { plan: 'scale', credits: 100 });
+      return { accountId: created.account_id, apiKey: created.api_key };
+    },
+    stop: async () => {
+      await Promise.all([stop(web), stop(worker)]);
+      await database.drop();
+    },
+  };
+}

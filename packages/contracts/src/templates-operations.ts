@@ -1,0 +1,219 @@
+// Saved template operations (spec 4.5).
+import { z } from 'zod';
+import type { ErrorCode } from './errors.ts';
+import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
+import {
+  TemplateAdaptRequest,
+  TemplateAdaptResponse,
+  templateAdaptBodyLimit,
+  TemplateDetail,
+  TemplateListQuery,
+  TemplatePage,
+  TemplatePreview,
+  TemplatePreviewRequest,
+  templatePreviewBodyLimit,
+  TemplateRename,
+  templateRenameBodyLimit,
+  TemplateSummary,
+  TemplateVersionDetail,
+  TemplateVersionListQuery,
+  TemplateVersionPage,
+  TemplateVersionWriteRequest,
+  TemplateWriteRequest,
+  templateWriteBodyLimit,
+} from './templates.ts';
+
+const tag = 'Saved templates';
+const TemplatePath = z.strictObject({ template_id: z.string() });
+const VersionPath = z.strictObject({ template_id: z.string(), version: z.string() });
+
+/** Codes of the template sandbox when a source is checked or evaluated. */
+export const templateEvaluationErrors = [
+  'template_syntax_error',
+  'template_evaluation_error',
+  'template_missing_data',
+  'template_invalid_filter_input',
+  'template_timeout',
+  'template_output_limit',
+  'template_work_limit',
+  'template_depth_limit',
+  'template_data_depth_limit',
+  'template_data_collection_limit',
+  'template_data_limit',
+  'template_source_limit',
+] as const satisfies readonly ErrorCode[];
+
+/** Codes of a JSON schema that cannot be accepted (saved-template rules). */
+export const templateSchemaErrors = [
+  'template_schema_invalid',
+  'template_schema_draft_unsupported',
+  'template_schema_too_large',
+  'template_schema_complexity',
+] as const satisfies readonly ErrorCode[];
+
+const versionWriteErrors: readonly ErrorCode[] = [
+  ...jsonBodyErrors,
+  ...templateSchemaErrors,
+  'template_source_limit',
+  'template_syntax_error',
+  'template_size_canvas_mismatch',
+  'template_size_data_overrides_too_large',
+  'template_size_duplicate_id',
+  'template_size_invalid_dimensions',
+  'template_size_invalid_id',
+  'template_size_invalid_name',
+  'template_sizes_too_large',
+  'template_sizes_too_many',
+];
+
+export const createTemplate = defineOperation({
+  operationId: 'createTemplate',
+  method: 'post',
+  path: '/v1/templates',
+  tag,
+  summary: 'Save a template as version 1',
+  description:
+    'input_mode html (default): the source is an HTML document evaluated as a nunjucks template. input_mode blank: a canvas ' +
+    'template declaring <meta name="svc-canvas" content="WIDTHxHEIGHT"> (320..7680 by 200..4320) whose pages are elements ' +
+    'with data-svc-page="ID" and an optional data-svc-page-name. <meta name="svc-brand-kit" content="kit_..."> names a ' +
+    'default brand kit. Names are trimmed (blank means none); tags are trimmed and unique, case preserved.',
+  auth: 'bearer',
+  body: { schema: TemplateWriteRequest, maxBytes: templateWriteBodyLimit },
+  responses: { 201: { description: 'The new template with version 1', schema: TemplateDetail } },
+  errors: versionWriteErrors,
+});
+
+export const listTemplates = defineOperation({
+  operationId: 'listTemplates',
+  method: 'get',
+  path: '/v1/templates',
+  tag,
+  summary: 'List templates, newest first (source and schema omitted)',
+  description: 'q searches names (substring, any case); tag matches one tag exactly. tag_options are the first 100 distinct tags of the account, sorted.',
+  auth: 'bearer',
+  query: TemplateListQuery,
+  responses: { 200: { description: 'A page of templates', schema: TemplatePage } },
+  errors: ['invalid_request', 'invalid_cursor'],
+});
+
+export const previewTemplate = defineOperation({
+  operationId: 'previewTemplate',
+  method: 'post',
+  path: '/v1/templates/preview',
+  tag,
+  summary: 'Evaluate a template source with data, without saving, rendering or spending anything',
+  description:
+    'Returns untrusted customer HTML for an isolated preview (Cache-Control: private, no-store). An optional schema is checked ' +
+    'with the saved-template rules and the data validated against it. Rate limit per key: 4 per second, idle burst 20 (shared with adapt).',
+  auth: 'bearer',
+  body: { schema: TemplatePreviewRequest, maxBytes: templatePreviewBodyLimit },
+  responses: { 200: { description: 'The evaluated HTML', schema: TemplatePreview } },
+  errors: [...jsonBodyErrors, ...templateSchemaErrors, ...templateEvaluationErrors, 'template_data_invalid', 'not_found', 'rate_limited', 'overloaded'],
+});
+
+export const adaptTemplate = defineOperation({
+  operationId: 'adaptTemplate',
+  method: 'post',
+  path: '/v1/templates/adapt',
+  tag,
+  summary: 'Adapt a canvas template to other canvas sizes (deterministic, free, saves nothing)',
+  description:
+    'Absolutely positioned elements of each canvas page are moved and rescaled to the new aspect ratio with legible text ' +
+    '(see the README). Entries carry an adapted source, or error resize_source_unsupported (not a canvas template) or ' +
+    'resize_no_layout (nothing positioned to adapt). Uses the preview rate limit.',
+  auth: 'bearer',
+  body: { schema: TemplateAdaptRequest, maxBytes: templateAdaptBodyLimit },
+  responses: { 200: { description: 'One entry per requested size, in order', schema: TemplateAdaptResponse } },
+  errors: [...jsonBodyErrors, 'template_source_limit', 'rate_limited', 'resize_timeout'],
+});
+
+export const getTemplate = defineOperation({
+  operationId: 'getTemplate',
+  method: 'get',
+  path: '/v1/templates/{template_id}',
+  tag,
+  summary: 'A template with its latest version',
+  auth: 'bearer',
+  params: TemplatePath,
+  responses: { 200: { description: 'The template', schema: TemplateDetail } },
+  errors: ['not_found'],
+});
+
+export const updateTemplate = defineOperation({
+  operationId: 'updateTemplate',
+  method: 'patch',
+  path: '/v1/templates/{template_id}',
+  tag,
+  summary: 'Rename, retag or restore a template',
+  description: 'Omitted fields keep their values; name null clears it; tags [] clears them; archived_at null restores an archived template.',
+  auth: 'bearer',
+  params: TemplatePath,
+  body: { schema: TemplateRename, maxBytes: templateRenameBodyLimit },
+  responses: { 200: { description: 'The template', schema: TemplateSummary } },
+  errors: [...jsonBodyErrors, 'not_found'],
+});
+
+export const archiveTemplate = defineOperation({
+  operationId: 'archiveTemplate',
+  method: 'delete',
+  path: '/v1/templates/{template_id}',
+  tag,
+  summary: 'Archive a template (idempotent)',
+  description: 'An archived template stays readable but cannot receive versions or create renders.',
+  auth: 'bearer',
+  params: TemplatePath,
+  responses: { 200: { description: 'The archived template', schema: TemplateSummary } },
+  errors: ['not_found'],
+});
+
+export const createTemplateVersion = defineOperation({
+  operationId: 'createTemplateVersion',
+  method: 'post',
+  path: '/v1/templates/{template_id}/versions',
+  tag,
+  summary: 'Publish a new immutable version',
+  description: 'Archived templates cannot receive versions (404).',
+  auth: 'bearer',
+  params: TemplatePath,
+  body: { schema: TemplateVersionWriteRequest, maxBytes: templateWriteBodyLimit },
+  responses: { 201: { description: 'The new version', schema: TemplateVersionDetail } },
+  errors: [...versionWriteErrors, 'not_found'],
+});
+
+export const listTemplateVersions = defineOperation({
+  operationId: 'listTemplateVersions',
+  method: 'get',
+  path: '/v1/templates/{template_id}/versions',
+  tag,
+  summary: 'Versions of a template, newest first (source and schema omitted)',
+  auth: 'bearer',
+  params: TemplatePath,
+  query: TemplateVersionListQuery,
+  responses: { 200: { description: 'A page of versions', schema: TemplateVersionPage } },
+  errors: ['invalid_request', 'invalid_cursor', 'not_found'],
+});
+
+export const getTemplateVersion = defineOperation({
+  operationId: 'getTemplateVersion',
+  method: 'get',
+  path: '/v1/templates/{template_id}/versions/{version}',
+  tag,
+  summary: 'One version of a template',
+  auth: 'bearer',
+  params: VersionPath,
+  responses: { 200: { description: 'The version', schema: TemplateVersionDetail } },
+  errors: ['not_found'],
+});
+
+export const templateOperationList: readonly Operation[] = [
+  createTemplate,
+  listTemplates,
+  previewTemplate,
+  adaptTemplate,
+  getTemplate,
+  updateTemplate,
+  archiveTemplate,
+  createTemplateVersion,
+  listTemplateVersions,
+  getTemplateVersion,
+];

@@ -1,0 +1,127 @@
+// The rule for outgoing URLs: https on port 443, no credentials, a host whose every
+// resolved address is public. Checked when a URL is accepted and again on every connection.
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { type AddressRefusal, classifyAddress } from './address-policy.ts';
+
+/** Stable codes of every refusal; README lists them. */
+export type EgressRefusal =
+  | AddressRefusal
+  | 'url_malformed'
+  | 'url_too_long'
+  | 'scheme_not_https'
+  | 'port_not_allowed'
+  | 'credentials_not_allowed'
+  | 'host_not_resolvable';
+
+export const maxEgressUrlLength = 2048;
+/** A name that does not resolve in this time is treated as not resolvable. */
+const resolveTimeoutMs = 5000;
+
+/** Resolves a host name to its addresses; injectable so tests never need real DNS. */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => {
+  const answers = await lookup(hostname, { all: true, verbatim: true });
+  return answers.map((answer) => answer.address);
+};
+
+/** One SVC_UNSAFE_EGRESS_ALLOWLIST entry: a host, and the one port it may use (any when null). */
+export interface AllowlistEntry {
+  hostname: string;
+  port: number | null;
+}
+
+export interface EgressPolicy {
+  /** Hosts that skip the address and port rules (development and tests only). */
+  allowlist: readonly AllowlistEntry[];
+  resolver?: Resolver;
+}
+
+export interface VettedTarget {
+  url: URL;
+  /** Host name as the TLS certificate must name it (IPv6 without brackets). */
+  hostname: string;
+  port: number;
+  /** Addresses to connect to, every one of them checked. */
+  addresses: string[];
+  allowlisted: boolean;
+}
+
+export type VetResult = { ok: true; target: VettedTarget } | { ok: false; refusal: EgressRefusal };
+export type ShapeResult = { ok: true; url: URL; port: number; allowlisted: boolean } | { ok: false; refusal: EgressRefusal };
+
+/** Parses SVC_UNSAFE_EGRESS_ALLOWLIST: comma-separated host[:port] entries ([v6]:port for IPv6). */
+export function parseAllowlist(text: string | undefined): AllowlistEntry[] {
+  if (!text) return [];
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(`https://${entry}`);
+      } catch {
+        throw new Error(`SVC_UNSAFE_EGRESS_ALLOWLIST entry is not host[:port]: ${entry}`);
+      }
+      const explicitPort = /:(\d+)$/.exec(entry)?.[1];
+      return { hostname: url.hostname, port: explicitPort ? Number(explicitPort) : null };
+    });
+}
+
+function isAllowlisted(policy: EgressPolicy, hostname: string, port: number): boolean {
+  return policy.allowlist.some((entry) => entry.hostname === hostname && (entry.port === null || entry.port === port));
+}
+
+/** The checks that need no DNS: shape, scheme, credentials, port. */
+export function checkUrlShape(text: string, policy: EgressPolicy): ShapeResult {
+  if (text.length > maxEgressUrlLength) return { ok: false, refusal: 'url_too_long' };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, refusal: 'url_malformed' };
+  }
+  if (url.protocol !== 'https:') return { ok: false, refusal: 'scheme_not_https' };
+  if (!url.hostname) return { ok: false, refusal: 'url_malformed' };
+  if (url.username || url.password) return { ok: false, refusal: 'credentials_not_allowed' };
+  const port = url.port === '' ? 443 : Number(url.port);
+  const allowlisted = isAllowlisted(policy, url.hostname, port);
+  if (port !== 443 && !allowlisted) return { ok: false, refusal: 'port_not_allowed' };
+  return { ok: true, url, allowlisted, port };
+}
+
+/**
+ * Applies the whole policy: shape, then every resolved address. A single non-public
+ * address refuses the whole answer, so a mixed answer cannot be used to slip through.
+ */
+export async function vetUrl(text: string, policy: EgressPolicy): Promise<VetResult> {
+  const shape = checkUrlShape(text, policy);
+  if (!shape.ok) return shape;
+  const { url, allowlisted, port } = shape;
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  let addresses: string[];
+  if (isIP(hostname)) addresses = [hostname];
+  else {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const expired = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error('resolution timed out')), resolveTimeoutMs);
+      });
+      addresses = await Promise.race([(policy.resolver ?? systemResolver)(hostname), expired]);
+    } catch {
+      return { ok: false, refusal: 'host_not_resolvable' };
+    } finally {
+      clearTimeout(timer);
+    }
+    if (addresses.length === 0) return { ok: false, refusal: 'host_not_resolvable' };
+  }
+  if (!allowlisted) {
+    for (const address of addresses) {
+      const refusal = classifyAddress(address);
+      if (refusal) return { ok: false, refusal };
+    }
+  }
+  return { ok: true, target: { url, hostname, port, addresses, allowlisted } };
+}

@@ -1,0 +1,39 @@
+import type { TemplateAdaptRequest, TemplateAdaptResponse } from '@svc/contracts';
+import type { Caller } from '../auth/authenticate-api-key.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { adaptCanvasSource } from './adapt-layout.ts';
+import { readCanvas } from './canvas.ts';
+import { maxSourceBytes } from './check-version-content.ts';
+import { takePreviewToken } from './preview-template.ts';
+
+/** Adapting all sizes of one request may take this long; past it, 504 resize_timeout. */
+export const adaptTimeMs = 2_000;
+
+export interface AdaptTemplateOptions {
+  caller: Caller;
+  request: TemplateAdaptRequest;
+}
+
+/**
+ * Adapts a canvas template to other canvas sizes: deterministic, free, saves nothing, and
+ * uses the preview rate limit. A source without a valid svc-canvas meta answers
+ * resize_source_unsupported for every size; one without positioned elements resize_no_layout.
+ */
+export async function adaptTemplate(ctx: ServiceContext, { caller, request }: AdaptTemplateOptions): Promise<TemplateAdaptResponse> {
+  await takePreviewToken(ctx, caller);
+  if (Buffer.byteLength(request.source, 'utf8') > maxSourceBytes) {
+    throw new DomainError('template_source_limit', { details: [{ field: 'source', reason: 'Use a shorter value.' }] });
+  }
+  const declared = readCanvas(request.source);
+  const outcomes =
+    declared.kind === 'canvas'
+      ? adaptCanvasSource(request.source, declared.canvas, request.sizes, Date.now() + adaptTimeMs)
+      : request.sizes.map(() => ({ error: 'resize_source_unsupported' as const }));
+  return {
+    sizes: request.sizes.map((size, index) => {
+      const outcome = outcomes[index]!;
+      return 'source' in outcome ? { width: size.width, height: size.height, source: outcome.source } : { width: size.width, height: size.height, error: { code: outcome.error } };
+    }),
+  };
+}

@@ -1,0 +1,23 @@
+import type { TemplateSummary } from '@svc/contracts';
+import type { ServiceContext } from '../shared/context.ts';
+import { notFound } from '../shared/errors.ts';
+import { checkTemplateId } from './template-fields.ts';
+import { toTemplateSummary } from './template-view.ts';
+
+export interface ArchiveTemplateOptions {
+  accountId: string;
+  templateId: string;
+}
+
+/** Archives a template (spec 3.3); archiving it again returns the same answer. */
+export async function archiveTemplate(ctx: ServiceContext, { accountId, templateId }: ArchiveTemplateOptions): Promise<TemplateSummary> {
+  checkTemplateId(templateId);
+  const now = ctx.clock();
+  const template = await ctx.db.$transaction(async (tx) => {
+    const archived = await tx.template.updateMany({ where: { id: templateId, accountId, archivedAt: null }, data: { archivedAt: now } });
+    if (archived.count > 0) await tx.templateArchiveEvent.create({ data: { templateId, archivedAt: now } });
+    return tx.template.findFirst({ where: { id: templateId, accountId } });
+  });
+  if (!template) throw notFound();
+  return toTemplateSummary(template);
+}

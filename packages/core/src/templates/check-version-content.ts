@@ -1,0 +1,95 @@
+import { maxSavedSizes, sizeIdPattern, type SizeVariant, type SizeVariantInput, canvasHeight, canvasWidth, maxTemplateNameChars } from '@svc/contracts';
+import { loadTemplateEngine } from '../renders/renderer-modules.ts';
+import { DomainError } from '../shared/errors.ts';
+import { readCanvas } from './canvas.ts';
+import { compileDataSchema } from './data-schema.ts';
+
+export const maxSourceBytes = 1_048_576;
+/** All saved sizes of a version together, as JSON. */
+export const maxSizesBytes = 4 * 1024 * 1024;
+/** One size's data_overrides, as canonical JSON. */
+export const maxDataOverridesBytes = 65_536;
+
+export interface VersionContentInput {
+  source: string;
+  schema?: unknown;
+  sizes?: SizeVariantInput[];
+  inputMode: 'html' | 'blank';
+}
+
+export interface VersionContent {
+  source: string;
+  schema: unknown;
+  sizes: SizeVariant[];
+}
+
+const fail = (code: ConstructorParameters<typeof DomainError>[0], field: string, reason: 'invalid value' | 'Use a shorter value.' = 'invalid value') =>
+  new DomainError(code, { details: [{ field, reason }] });
+
+/**
+ * The checks of a new version (create or publish): source size and syntax, the canvas of a
+ * blank-mode template, the schema rules, and every saved size. The first problem found answers.
+ */
+export async function checkVersionContent(input: VersionContentInput): Promise<VersionContent> {
+  await checkSource(input.source, 'source');
+  if (input.inputMode === 'blank' && readCanvas(input.source).kind !== 'canvas') throw fail('invalid_request', 'source');
+  const schema = input.schema ?? null;
+  compileDataSchema(schema);
+  const sizes = await checkSizes(input.sizes ?? []);
+  return { source: input.source, schema, sizes };
+}
+
+/** Size limit, then a syntax check (evaluated with empty data: only syntax errors are refused here). */
+async function checkSource(source: string, field: string): Promise<void> {
+  if (Buffer.byteLength(source, 'utf8') > maxSourceBytes) throw fail('template_source_limit', field, 'Use a shorter value.');
+  const { evaluateTemplate, TemplateError } = await loadTemplateEngine();
+  try {
+    await evaluateTemplate({ source, data: {} });
+  } catch (error) {
+    if (!(error instanceof TemplateError)) throw error;
+    if (error.code === 'template_syntax_error') {
+      throw new DomainError('template_syntax_error', {
+        details: [{ field, reason: error.reason, ...(error.line ? { line: error.line } : {}), ...(error.column ? { column: error.column } : {}) }],
+      });
+    }
+  }
+}
+
+async function checkSizes(sizes: SizeVariantInput[]): Promise<SizeVariant[]> {
+  if (sizes.length > maxSavedSizes) throw fail('template_sizes_too_many', 'sizes');
+  if (Buffer.byteLength(JSON.stringify(sizes), 'utf8') > maxSizesBytes) throw fail('template_sizes_too_large', 'sizes', 'Use a shorter value.');
+  const { canonicalJson } = await loadTemplateEngine();
+  const seen = new Set<string>();
+  const result: SizeVariant[] = [];
+  for (const [index, size] of sizes.entries()) {
+    const at = (name: string) => `sizes.${index}.${name}`;
+    if (!sizeIdPattern.test(size.id) || size.id === 'original') throw fail('template_size_invalid_id', at('id'));
+    if (seen.has(size.id)) throw fail('template_size_duplicate_id', at('id'));
+    seen.add(size.id);
+    if (size.name.trim().length === 0 || size.name.length > maxTemplateNameChars) throw fail('template_size_invalid_name', at('name'));
+    if (!Number.isInteger(size.width) || size.width < canvasWidth.min || size.width > canvasWidth.max) {
+      throw fail('template_size_invalid_dimensions', at('width'));
+    }
+    if (!Number.isInteger(size.height) || size.height < canvasHeight.min || size.height > canvasHeight.max) {
+      throw fail('template_size_invalid_dimensions', at('height'));
+    }
+    await checkSource(size.source, at('source'));
+    const canvas = readCanvas(size.source);
+    if (canvas.kind !== 'canvas' || canvas.canvas.width !== size.width || canvas.canvas.height !== size.height) {
+      throw fail('template_size_canvas_mismatch', at('source'));
+    }
+    if (size.data_overrides && Buffer.byteLength(canonicalJson(size.data_overrides), 'utf8') > maxDataOverridesBytes) {
+      throw fail('template_size_data_overrides_too_large', at('data_overrides'), 'Use a shorter value.');
+    }
+    result.push({
+      id: size.id,
+      name: size.name,
+      width: size.width,
+      height: size.height,
+      status: size.status,
+      source: size.source,
+      ...(size.data_overrides ? { data_overrides: size.data_overrides } : {}),
+    });
+  }
+  return result;
+}

@@ -1,0 +1,42 @@
+import type { TemplateVersionPage } from '@svc/contracts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError, notFound } from '../shared/errors.ts';
+import { checkTemplateId } from './template-fields.ts';
+
+export interface ListTemplateVersionsOptions {
+  accountId: string;
+  templateId: string;
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * Versions newest first. Version numbers are unique and ordered, so the cursor is simply the
+ * last listed number in base 36 behind a "v" (at most 8 characters; the contract allows 32).
+ */
+export async function listTemplateVersions(ctx: ServiceContext, options: ListTemplateVersionsOptions): Promise<TemplateVersionPage> {
+  const { accountId, templateId, limit } = options;
+  checkTemplateId(templateId);
+  const before = options.cursor === undefined ? undefined : decodeVersionCursor(options.cursor);
+  const template = await ctx.db.template.findFirst({ where: { id: templateId, accountId }, select: { id: true } });
+  if (!template) throw notFound();
+  const rows = await ctx.db.templateVersion.findMany({
+    where: { templateId, ...(before ? { version: { lt: before } } : {}) },
+    orderBy: { version: 'desc' },
+    take: limit + 1,
+    select: { version: true, createdAt: true },
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    items: page.map((row) => ({ version: row.version, created_at: row.createdAt.toISOString() })),
+    next_cursor: rows.length > limit && last ? `v${last.version.toString(36)}` : null,
+  };
+}
+
+function decodeVersionCursor(cursor: string): number {
+  const match = /^v([0-9a-z]{1,7})$/.exec(cursor);
+  const value = match ? parseInt(match[1] as string, 36) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < 2 || value > 2_147_483_647) throw new DomainError('invalid_cursor');
+  return value;
+}

@@ -1,0 +1,68 @@
+import type { ImageRequest, PdfRequest } from '@svc/contracts';
+import { DomainError } from '../shared/errors.ts';
+import { readCanvas } from './canvas.ts';
+import { compileDataSchema, validateData } from './data-schema.ts';
+import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
+import type { ResolvedTemplateVersion } from './resolve-template-version.ts';
+
+export interface SavedRenderInput {
+  html: string;
+  /** The request with the selected size's image dimensions filled in. */
+  request: PdfRequest | ImageRequest;
+  sizeId: string | null;
+}
+
+const invalid = (field: string) => new DomainError('invalid_request', { details: [{ field, reason: 'invalid value' }] });
+
+/**
+ * The html of a saved-template render: the customer's data is checked against the data limits
+ * and validated against the version's schema (before any override or evaluation), the selected
+ * size's data_overrides are merged over it, and the size's source (or the version's) is
+ * evaluated. Source errors point at template_id with line and column.
+ */
+export async function savedRenderInput(resolved: ResolvedTemplateVersion, request: PdfRequest | ImageRequest): Promise<SavedRenderInput> {
+  const data = request.data ?? {};
+  const { source, overrides, request: sized, sizeId } = selectSize(resolved, request);
+  const validator = compileDataSchema(resolved.schema);
+  await checkDataLimits(data);
+  validateData(validator, data);
+  const html = await evaluateSource(source, overrides ? mergeData(data, overrides) : data, 'template_id');
+  return { html, request: sized, sizeId };
+}
+
+/**
+ * size_id (images only) selects a saved size, or original for the version's own canvas. The
+ * image must be exactly that size: omitted dimensions default to it, others are refused.
+ */
+function selectSize(resolved: ResolvedTemplateVersion, request: PdfRequest | ImageRequest) {
+  const sizeId = 'size_id' in request && request.size_id ? request.size_id : null;
+  if (sizeId === null) return { source: resolved.source, overrides: undefined, request, sizeId };
+  let size: { width: number; height: number; source: string; data_overrides?: Record<string, unknown> };
+  if (sizeId === 'original') {
+    const canvas = readCanvas(resolved.source);
+    if (canvas.kind !== 'canvas') throw invalid('size_id');
+    size = { ...canvas.canvas, source: resolved.source };
+  } else {
+    const saved = resolved.sizes.find((candidate) => candidate.id === sizeId);
+    if (!saved) throw invalid('size_id');
+    size = saved;
+  }
+  const image = (request as ImageRequest).image;
+  if (image.width !== undefined && image.width !== size.width) throw invalid('image.width');
+  if (image.height !== undefined && image.height !== size.height) throw invalid('image.height');
+  const sized: ImageRequest = { ...(request as ImageRequest), image: { ...image, width: size.width, height: size.height } };
+  return { source: size.source, overrides: size.data_overrides, request: sized, sizeId };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Overrides merged over data: objects merge key by key, anything else (arrays included) replaces. */
+export function mergeData(data: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...data };
+  for (const [key, value] of Object.entries(overrides)) {
+    const current = merged[key];
+    merged[key] = isPlainObject(current) && isPlainObject(value) ? mergeData(current, value) : value;
+  }
+  return merged;
+}

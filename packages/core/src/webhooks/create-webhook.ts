@@ -1,0 +1,33 @@
+import { maxWebhooks, type NewWebhook, webhookEventTypes, webhookIdPrefix, type WebhookWithSecret } from '@svc/contracts';
+import { vetUrl } from '../egress/url-policy.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { newWebhookSecret } from './webhook-secret.ts';
+import { toWebhookView } from './webhook-view.ts';
+
+export interface CreateWebhookOptions {
+  accountId: string;
+  request: NewWebhook;
+}
+
+/**
+ * Creates an enabled destination and returns its signing secret, shown only here and on
+ * rotation. The URL must pass the egress policy now (it is checked again on every
+ * delivery); a refusal names the policy code in the field: url.<code>.
+ */
+export async function createWebhook(ctx: ServiceContext, { accountId, request }: CreateWebhookOptions): Promise<WebhookWithSecret> {
+  const vetted = await vetUrl(request.url, { allowlist: ctx.config.egressAllowlist });
+  if (!vetted.ok) throw new DomainError('invalid_request', { details: [{ field: `url.${vetted.refusal}`, reason: 'invalid value' }] });
+  const events = [...new Set(request.events ?? webhookEventTypes)].sort();
+  const { secret, displayPrefix } = newWebhookSecret();
+  const webhook = await ctx.db.$transaction(async (tx) => {
+    // the account row lock serialises concurrent creates, so the limit cannot be overrun
+    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    if ((await tx.webhook.count({ where: { accountId } })) >= maxWebhooks) throw new DomainError('webhook_limit_reached');
+    return tx.webhook.create({
+      data: { id: newId(webhookIdPrefix), accountId, url: request.url, events, secret, displayPrefix, createdAt: ctx.clock() },
+    });
+  });
+  return { ...toWebhookView(webhook, ctx.clock()), secret };
+}

@@ -1,0 +1,18 @@
+import type { Webhook } from '@svc/contracts';
+import type { ServiceContext } from '../shared/context.ts';
+import { findOwnedWebhook, type OwnedWebhook, toWebhookView } from './webhook-view.ts';
+
+export type DisableWebhookOptions = OwnedWebhook;
+
+/**
+ * Stops deliveries (disabled_reason owner_request). Repeating returns the same answer; a
+ * destination already disabled after delivery failures keeps that reason.
+ */
+export async function disableWebhook(ctx: ServiceContext, options: DisableWebhookOptions): Promise<Webhook> {
+  const { accountId, webhookId } = options;
+  await ctx.db.webhook.updateMany({
+    where: { id: webhookId, accountId, status: 'enabled' },
+    data: { status: 'disabled', disabledReason: 'owner_request' },
+  });
+  return toWebhookView(await findOwnedWebhook(ctx.db, options), ctx.clock());
+}

@@ -1,0 +1,78 @@
+import type { WebhookTest } from '@svc/contracts';
+import { enqueue } from '../jobs/enqueue.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { deliveryJobKey, testIntervalMs } from './delivery-rules.ts';
+import { eventBody, sampleJob } from './event-body.ts';
+import { visibleStatus } from './webhook-attempt-view.ts';
+import { lockOwnedWebhook, type OwnedWebhook } from './webhook-view.ts';
+
+/** How long the request waits for the attempt: the receiver's 10 s and room for the queue. */
+export const testWaitMs = 12_000;
+
+export interface TestWebhookOptions extends OwnedWebhook {
+  waitMs?: number;
+}
+
+export interface TestWebhookResult {
+  /** 200 when the attempt finished, 202 while it is still queued or in flight. */
+  status: 200 | 202;
+  body: WebhookTest;
+}
+
+/**
+ * Sends a sample render.succeeded through the worker (no credits, no render; disabled
+ * destinations too). One test per destination waits at a time: asking again while it
+ * waits reports that one. Completed tests are limited to one per minute.
+ */
+export async function testWebhook(ctx: ServiceContext, options: TestWebhookOptions): Promise<TestWebhookResult> {
+  const now = ctx.clock();
+  const deliveryId = await ctx.db.$transaction(async (tx) => {
+    // the row lock makes "one waiting test" and the minute limit hold under concurrent requests
+    const webhook = await lockOwnedWebhook(tx, options);
+    const waiting = await tx.webhookDelivery.findFirst({
+      where: { webhookId: webhook.id, isTest: true, state: { in: ['scheduled', 'sending'] } },
+      select: { id: true },
+    });
+    if (waiting) return waiting.id;
+    const last = await tx.webhookDelivery.findFirst({
+      where: { webhookId: webhook.id, isTest: true, finishedAt: { not: null } },
+      orderBy: { finishedAt: 'desc' },
+      select: { finishedAt: true },
+    });
+    const since = last?.finishedAt ? now.getTime() - last.finishedAt.getTime() : Number.POSITIVE_INFINITY;
+    if (since < testIntervalMs) throw new DomainError('rate_limited', { retryAfterSeconds: Math.ceil((testIntervalMs - since) / 1000) });
+    const eventId = newId('evt_');
+    const delivery = await tx.webhookDelivery.create({
+      data: {
+        id: newId('whd_'),
+        webhookId: webhook.id,
+        eventId,
+        eventType: 'render.succeeded',
+        isTest: true,
+        body: eventBody(ctx.config, { id: eventId, type: 'render.succeeded', createdAt: now }, sampleJob),
+        nextAttemptAt: now,
+        createdAt: now,
+      },
+    });
+    await enqueue(tx, 'webhook_attempt', { delivery_id: delivery.id }, { jobKey: deliveryJobKey(delivery.id) });
+    return delivery.id;
+  });
+  return waitForTest(ctx, deliveryId, options.waitMs ?? testWaitMs);
+}
+
+async function waitForTest(ctx: ServiceContext, deliveryId: string, waitMs: number): Promise<TestWebhookResult> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const delivery = await ctx.db.webhookDelivery.findUnique({
+      where: { id: deliveryId },
+      select: { state: true, attemptRecords: { orderBy: { createdAt: 'desc' }, take: 1, select: { statusCode: true } } },
+    });
+    if (delivery && (delivery.state === 'delivered' || delivery.state === 'failed')) {
+      return { status: 200, body: { status_code: visibleStatus(delivery.attemptRecords[0]?.statusCode ?? null), delivered: delivery.state === 'delivered' } };
+    }
+    if (!delivery || Date.now() >= deadline) return { status: 202, body: { status_code: null, delivered: false } };
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
