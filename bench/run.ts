@@ -35,7 +35,18 @@ function start(script: string, env: Record<string, string>): ChildProcess {
 async function rawRenderer(concurrency: number) {
   const browser: Browser = await puppeteer.launch({
     executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
+    // the same performance flags as the service's pool: pages rendering side by side must not be
+    // throttled as background tabs
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-renderer-backgrounding',
+      '--disable-background-timer-throttling',
+      '--disable-backgrounding-occluded-windows',
+    ],
   });
   const pages: Page[] = [];
   for (let index = 0; index < concurrency; index++) {

