@@ -80,8 +80,12 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
       else res.destroy();
     });
   });
+  // the parser reports an error again for every further chunk of a bad head: answer once
+  const answered = new WeakSet<Socket>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (answered.has(socket)) return;
     if (!socket.writable) return socket.destroy();
+    answered.add(socket);
     const requestId = randomUUID();
     const code: ErrorCode = error.code === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : 'invalid_request';
     const { status, body } = errorBody(code, requestId);
