@@ -126,6 +126,22 @@ function exec(args, extraEnv = {}) {
   process.exit(result.status ?? 1);
 }
 
+/** Runs vitest, then prints the plain summary line "N passed, N failed" from its JSON report. */
+function runTests(args) {
+  const report = join(stampDir, 'vitest-report.json');
+  mkdirSync(stampDir, { recursive: true });
+  const result = spawnSync(pnpmBin, ['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'test' },
+  });
+  if (existsSync(report)) {
+    const summary = JSON.parse(readFileSync(report, 'utf8'));
+    process.stdout.write(`\n${summary.numPassedTests} passed, ${summary.numFailedTests} failed\n`);
+  }
+  process.exit(result.status ?? 1);
+}
+
 const command = process.argv[2];
 const rest = process.argv.slice(3);
 
@@ -144,7 +160,7 @@ switch (command) {
     ensureWebBuild();
     log('type-checking the workspace');
     run(pnpmBin, ['exec', 'tsc', '-p', '.', '--noEmit']);
-    exec(['exec', 'vitest', 'run', ...rest], { NODE_ENV: 'test' });
+    runTests(rest);
     break;
   case 'svc':
     exec(['exec', 'tsx', 'apps/cli/src/main.ts', ...rest]);

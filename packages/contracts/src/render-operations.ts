@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
+import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 import { HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
 
 const IdPath = z.strictObject({ id: z.string() });
@@ -13,18 +13,10 @@ const createErrors = [
   'account_concurrency_limited',
   'key_concurrency_limited',
   'overloaded',
-  'template_syntax_error',
-  'template_evaluation_error',
-  'template_missing_data',
-  'template_invalid_filter_input',
-  'template_timeout',
-  'template_output_limit',
-  'template_work_limit',
-  'template_depth_limit',
-  'template_data_depth_limit',
-  'template_data_collection_limit',
-  'template_data_limit',
-  'template_source_limit',
+  'template_not_found',
+  'template_data_invalid',
+  'template_version_changed',
+  ...templateEvaluationErrors,
 ] as const;
 
 function renderOperations(kind: 'pdf' | 'image') {

@@ -1,7 +1,7 @@
 // Saved template operations (spec 4.5).
 import { z } from 'zod';
 import type { ErrorCode } from './errors.ts';
-import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
+import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 import {
   TemplateAdaptRequest,
   TemplateAdaptResponse,
@@ -27,21 +27,6 @@ const tag = 'Saved templates';
 const TemplatePath = z.strictObject({ template_id: z.string() });
 const VersionPath = z.strictObject({ template_id: z.string(), version: z.string() });
 
-/** Codes of the template sandbox when a source is checked or evaluated. */
-export const templateEvaluationErrors = [
-  'template_syntax_error',
-  'template_evaluation_error',
-  'template_missing_data',
-  'template_invalid_filter_input',
-  'template_timeout',
-  'template_output_limit',
-  'template_work_limit',
-  'template_depth_limit',
-  'template_data_depth_limit',
-  'template_data_collection_limit',
-  'template_data_limit',
-  'template_source_limit',
-] as const satisfies readonly ErrorCode[];
 
 /** Codes of a JSON schema that cannot be accepted (saved-template rules). */
 export const templateSchemaErrors = [
