@@ -6,7 +6,8 @@ import { finishRender, newId } from '@svc/core';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/api.ts';
-import { startWebhookEnv, until, type WebhookEnv } from './support/webhook-env.ts';
+import { until } from './support/until.ts';
+import { startWebhookEnv, type WebhookEnv } from './support/webhook-env.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from './support/webhook-receiver.ts';
 import { makeTestTls } from './support/webhook-tls.ts';
 

@@ -45,7 +45,13 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-export async function api<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+/** Calls the web process started by the global setup. */
+export function api<T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+  return apiAt<T>(baseUrl(), path, request);
+}
+
+/** Calls a service at any base URL (tests that start their own web process). */
+export async function apiAt<T = any>(base: string, path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...request.headers };
   if (request.key) headers.authorization = `Bearer ${request.key}`;
   let body: string | undefined = request.rawBody;
@@ -53,7 +59,7 @@ export async function api<T = any>(path: string, request: ApiRequest = {}): Prom
     body = JSON.stringify(request.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl()}${path}`, { method: request.method ?? 'GET', headers, body });
+  const response = await fetch(`${base}${path}`, { method: request.method ?? 'GET', headers, body });
   const text = await response.text();
   let parsed: unknown = text;
   try {

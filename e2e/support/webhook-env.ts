@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { createAccount, loadConfig, silentLogger, systemClock } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { inject } from 'vitest';
-import type { ApiRequest, ApiResponse } from './api.ts';
+import { type ApiRequest, type ApiResponse, apiAt } from './api.ts';
+import { until } from './until.ts';
 import { freePort } from './global-setup.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -50,16 +51,6 @@ async function stop({ child }: ServiceProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 export async function startWebhookEnv(options: { allowlist: string; caBundlePath: string }): Promise<WebhookEnv> {
   const database = await createTestDatabase(inject('dbServerUrl'));
   const port = await freePort();
@@ -80,24 +71,7 @@ export async function startWebhookEnv(options: { allowlist: string; caBundlePath
   await until(async () => web.output().includes('web listening') && worker.output().includes('worker running'), 120_000);
   const ctx = { db: database.db, clock: systemClock, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: baseUrl }) };
 
-  const call = async <T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> => {
-    const headers: Record<string, string> = { ...request.headers };
-    if (request.key) headers.authorization = `Bearer ${request.key}`;
-    let body: string | undefined = request.rawBody;
-    if (request.body !== undefined) {
-      body = JSON.stringify(request.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const response = await fetch(`${baseUrl}${path}`, { method: request.method ?? 'GET', headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
-  };
+  const call = <T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> => apiAt<T>(baseUrl, path, request);
 
   return {
     baseUrl,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { type Caller, CompletionWaiter, createAccount, createRender, loadConfig, silentLogger, systemClock } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { until } from '../../../e2e/support/until.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 let database: TestDatabase;
@@ -25,16 +26,6 @@ function startWorker() {
   child.stderr?.on('data', (chunk) => (output += chunk));
   workers.push(child);
   return { child, output: () => output };
-}
-
-async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 beforeAll(async () => {

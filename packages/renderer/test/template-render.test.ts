@@ -1,10 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluateTemplate, warmTemplateSandbox, type EvaluateTemplateInput } from '../src/template/index.ts';
-
-async function render(source: string, data: Record<string, unknown> = {}, limits?: EvaluateTemplateInput['limits']): Promise<string> {
-  const { html } = await evaluateTemplate({ source, data, ...(limits ? { limits } : {}) });
-  return html;
-}
+import { evaluateTemplate, warmTemplateSandbox } from '../src/template/index.ts';
+import { render } from './template-support.ts';
 
 beforeAll(async () => {
   warmTemplateSandbox();

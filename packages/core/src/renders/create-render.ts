@@ -1,4 +1,5 @@
 import type { ImageRequest, PdfRequest, RenderJob as RenderJobView } from '@svc/contracts';
+import type { DbOrTx } from '@svc/db';
 import type { Caller } from '../auth/authenticate-api-key.ts';
 import { reserveCredit } from '../credits/reserve-credit.ts';
 import { enqueue } from '../jobs/enqueue.ts';
@@ -50,7 +51,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
     : undefined;
   const spec = await buildRenderSpec(kind, request, saved);
 
-  const replayed = idempotencyKey ? await findReplay(ctx, caller.accountId, kind, idempotencyKey, spec.fingerprint) : null;
+  const replayed = idempotencyKey ? await findReplay(ctx.db, caller.accountId, kind, idempotencyKey, spec.fingerprint) : null;
   const now = ctx.clock();
   const jobId =
     replayed ??
@@ -72,8 +73,8 @@ function isTerminal(job: { status: string } | null): boolean {
   return job !== null && job.status !== 'queued' && job.status !== 'running';
 }
 
-async function findReplay(ctx: ServiceContext, accountId: string, kind: RenderKind, key: string, fingerprint: string): Promise<string | null> {
-  const record = await ctx.db.idempotencyRecord.findUnique({ where: { accountId_kind_key: { accountId, kind, key } } });
+async function findReplay(db: DbOrTx, accountId: string, kind: RenderKind, key: string, fingerprint: string): Promise<string | null> {
+  const record = await db.idempotencyRecord.findUnique({ where: { accountId_kind_key: { accountId, kind, key } } });
   if (!record) return null;
   if (record.fingerprint !== fingerprint) throw new DomainError('idempotency_conflict');
   return record.jobId;
@@ -91,7 +92,7 @@ async function admit(
     // serialises admissions of one account: concurrency counts and idempotency keys cannot race
     await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${caller.accountId} FOR UPDATE`;
     if (idempotencyKey) {
-      const replay = await findReplay({ ...ctx, db: tx as never }, caller.accountId, kind, idempotencyKey, spec.fingerprint);
+      const replay = await findReplay(tx, caller.accountId, kind, idempotencyKey, spec.fingerprint);
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
