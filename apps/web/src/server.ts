@@ -112,10 +112,11 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
   const port = Number(process.env.PORT ?? 3000);
-  const { close, server } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
-  process.stdout.write(`web listening on ${port}\n`);
+  // the warning comes before the process reports itself ready
   const { jsonLogger, loadConfig, warnIfEgressAllowlisted } = await import('@svc/core');
   warnIfEgressAllowlisted(loadConfig(), jsonLogger('web'));
+  const { close, server } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
+  process.stdout.write(`web listening on ${port}\n`);
   // the first template request should not pay for starting the sandbox threads
   import('@svc/renderer/template').then((engine) => engine.warmTemplateSandbox()).catch(() => {});
   const stop = () => {

@@ -18,7 +18,7 @@ const workers: ChildProcess[] = [];
 function startWorker() {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production', SVC_DATA_DIR: dataDir, SVC_RENDER_LEASE_SECONDS: '3' },
+    env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production', SVC_DATA_DIR: dataDir, SVC_RENDER_LEASE_SECONDS: '10' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -60,8 +60,9 @@ describe('worker crash', () => {
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
 
-    // the lease (3 s here) must run out before another worker may take the job
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // the lease (10 s here, longer than the 6 s render, as in production where it exceeds the
+    // render timeout) must run out before another worker may take the job
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
     const second = startWorker();
     const finished = await until(async () => {
       const row = await database.db.renderJob.findUnique({ where: { id: job.id } });
