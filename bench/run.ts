@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccount, createApiKey, loadConfig, silentLogger, systemClock } from '@svc/core';
 import { createDb } from '@svc/db';
+import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
 import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
@@ -32,9 +33,17 @@ function start(script: string, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-async function rawRenderer(concurrency: number) {
+/**
+ * Raw puppeteer on the service's browser binary. `warm`: one page per concurrent render, reused
+ * (the issue's baseline). `fresh`: a new browser context per render, closed afterwards, which
+ * is the isolation the service gives every job; the gap between the two is the price of that
+ * isolation alone, before any HTTP, queue or storage.
+ */
+async function rawRenderer(concurrency: number, mode: 'warm' | 'fresh') {
+  const executablePath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
   const browser: Browser = await puppeteer.launch({
-    executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
+    headless: headlessMode(executablePath),
     // the same performance flags as the service's pool: pages rendering side by side must not be
     // throttled as background tabs
     args: [
@@ -48,20 +57,33 @@ async function rawRenderer(concurrency: number) {
       '--disable-backgrounding-occluded-windows',
     ],
   });
-  const pages: Page[] = [];
-  for (let index = 0; index < concurrency; index++) {
-    const page = await browser.newPage();
+  const openPage = async () => {
+    // one context per page: a screenshot needs its page in front, and each context has its own window
+    const page = await (await browser.createBrowserContext()).newPage();
     await page.setViewport({ width: 1280, height: 720 });
-    pages.push(page);
-  }
-  const free = [...pages];
+    return page;
+  };
+  const free: Page[] = [];
+  if (mode === 'warm') for (let index = 0; index < concurrency; index++) free.push(await openPage());
+  const capture = async (page: Page, fixture: Fixture) => {
+    await page.setContent(fixture.html, { waitUntil: 'load' });
+    if (fixture.kind === 'pdf') await page.pdf({ format: 'A4', printBackground: true });
+    else await page.screenshot({ type: 'png' });
+  };
   return {
     async render(fixture: Fixture) {
+      if (mode === 'fresh') {
+        const page = await openPage();
+        try {
+          await capture(page, fixture);
+        } finally {
+          await page.browserContext().close();
+        }
+        return;
+      }
       const page = free.pop() as Page;
       try {
-        await page.setContent(fixture.html, { waitUntil: 'load' });
-        if (fixture.kind === 'pdf') await page.pdf({ format: 'A4', printBackground: true });
-        else await page.screenshot({ type: 'png' });
+        await capture(page, fixture);
       } finally {
         free.push(page);
       }
@@ -126,21 +148,31 @@ async function runCells(baseUrl: string, benchUrl: string) {
 
   const viaService = serviceRenderer(baseUrl, apiKeys);
   console.log(`Benchmark: ${runs} renders per cell after ${warmup} warm-up renders; times in ms.`);
-  console.log('fixture                  conc |  raw r/s  svc r/s  ratio |  raw p50  svc p50  +p50 |  raw p95  svc p95');
+  console.log('raw: warm page reused; fresh: raw puppeteer with a new browser context per render; svc: the service.');
+  console.log(
+    'fixture                  conc |  raw r/s fresh r/s  svc r/s svc/raw svc/fresh |  raw p50 fresh p50  svc p50  +p50 |  raw p95  svc p95',
+  );
   for (const concurrency of concurrencies) {
-    const raw = await rawRenderer(concurrency);
+    const raw = await rawRenderer(concurrency, 'warm');
+    const fresh = await rawRenderer(concurrency, 'fresh');
     for (const fixture of fixtures) {
-      for (let index = 0; index < warmup; index++) await raw.render(fixture);
-      const rawResult: Measurement = await measure(() => raw.render(fixture), runs, concurrency);
-      for (let index = 0; index < warmup; index++) await viaService(fixture);
-      const serviceResult: Measurement = await measure(() => viaService(fixture), runs, concurrency);
+      const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency);
+      const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency);
+      const serviceResult = await measureCell(viaService, fixture, concurrency);
       const row =
-        `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)} ${format(serviceResult.throughput, 2)} ${format(serviceResult.throughput / rawResult.throughput, 2).slice(2)} |` +
-        `${format(rawResult.p50)} ${format(serviceResult.p50)} ${format(serviceResult.p50 - rawResult.p50).slice(2)} |${format(rawResult.p95)} ${format(serviceResult.p95)}`;
+        `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)}  ${format(freshResult.throughput, 2)} ${format(serviceResult.throughput, 2)}` +
+        `${format(serviceResult.throughput / rawResult.throughput, 2)}  ${format(serviceResult.throughput / freshResult.throughput, 2)} |` +
+        `${format(rawResult.p50)}  ${format(freshResult.p50)} ${format(serviceResult.p50)} ${format(serviceResult.p50 - rawResult.p50).slice(2)} |${format(rawResult.p95)} ${format(serviceResult.p95)}`;
       console.log(row);
     }
     await raw.close();
+    await fresh.close();
   }
+}
+
+async function measureCell(render: (fixture: Fixture) => Promise<void>, fixture: Fixture, concurrency: number): Promise<Measurement> {
+  for (let index = 0; index < warmup; index++) await render(fixture);
+  return measure(() => render(fixture), runs, concurrency);
 }
 
 await main();

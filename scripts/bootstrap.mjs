@@ -85,7 +85,7 @@ function rmStamp(name) {
 }
 
 const systemPackages = [
-  { binary: '/usr/bin/chromium', apt: 'chromium' },
+  { binary: '/usr/lib/chromium/chromium-headless-shell', apt: 'chromium-headless-shell' },
   { binary: '/usr/bin/qpdf', apt: 'qpdf' },
   { binary: '/usr/bin/pdfinfo', apt: 'poppler-utils' },
   { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', apt: 'fonts-dejavu-core' },

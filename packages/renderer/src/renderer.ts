@@ -2,6 +2,7 @@
 // post-process. One instance per process.
 import { availableParallelism } from 'node:os';
 import { inSandbox, prepareSandbox } from './browser/sandbox.ts';
+import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { Supervisor } from './browser/supervisor.ts';
 import { checkPageSelection } from './canvas/find-canvas-pages.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
@@ -10,7 +11,6 @@ import { postProcessPdf } from './pdf/post-process.ts';
 import type { RenderImageInput, RenderOutput, RenderPdfInput, RendererOptions, RendererStatus } from './types.ts';
 
 const DEFAULTS = {
-  executablePath: '/usr/bin/chromium',
   restartAfter: 200,
   launchTimeoutMs: 20_000,
   renderTimeoutMs: 30_000,
@@ -28,7 +28,7 @@ export class Renderer {
   /** Launches the first browser; resolves once it is ready to take renders. */
   static async start(options: RendererOptions = {}): Promise<Renderer> {
     const supervisor = await Supervisor.start({
-      executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULTS.executablePath,
+      executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
       restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
       launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,

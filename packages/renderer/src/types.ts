@@ -91,7 +91,7 @@ export interface RenderOutput {
 }
 
 export interface RendererOptions {
-  /** default SVC_CHROMIUM_PATH, else /usr/bin/chromium */
+  /** default SVC_CHROMIUM_PATH, else Debian's headless shell (DEFAULT_CHROMIUM_PATH) */
   executablePath?: string;
   /** simultaneous renders; default os.availableParallelism() */
   concurrency?: number;

@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type BrowserContextOptions } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { launchFlags } from '../src/browser/launch-flags.ts';
+import { DEFAULT_CHROMIUM_PATH, headlessMode, launchFlags } from '../src/browser/launch-flags.ts';
+
+const chromiumPath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 import { openTripwire } from '../src/browser/tripwire.ts';
 
 let browser: Browser;
@@ -33,7 +35,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => udp.bind(port, '127.0.0.1', resolve));
   profile = mkdtempSync(join(tmpdir(), 'svc-layers-test-'));
   browser = await puppeteer.launch({
-    executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
+    headless: headlessMode(chromiumPath),
     pipe: true,
     args: launchFlags(profile),
     ignoreDefaultArgs: ['--disable-popup-blocking'],
@@ -98,9 +101,10 @@ test('job context: attempts land on the tripwire proxy, never on the canary', as
 test('control: without the flags the same page does reach the canary, so the tests above are not vacuous', async () => {
   const bareProfile = mkdtempSync(join(tmpdir(), 'svc-layers-control-'));
   const bare = await puppeteer.launch({
-    executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
+    headless: headlessMode(chromiumPath),
     pipe: true,
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', `--user-data-dir=${bareProfile}`],
+    args: ['--no-sandbox', '--disable-gpu', `--user-data-dir=${bareProfile}`],
   });
   try {
     const page = await bare.newPage();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { RenderError } from '../errors.ts';
-import { launchFlags } from './launch-flags.ts';
+import { headlessMode, launchFlags } from './launch-flags.ts';
 import { PROFILE_PREFIX } from './stale-profiles.ts';
 
 export interface LaunchOptions {
@@ -40,7 +40,7 @@ export class BrowserInstance {
     try {
       browser = await puppeteer.launch({
         executablePath: options.executablePath,
-        headless: true,
+        headless: headlessMode(options.executablePath),
         // DevTools over a pipe: no debugging port that page content could reach
         pipe: true,
         timeout: options.launchTimeoutMs,

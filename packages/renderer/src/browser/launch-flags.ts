@@ -1,6 +1,21 @@
 // Chromium command line. The isolation flags are the outer layer of the sandbox: even if every
 // in-browser check failed, no connection could leave through them.
+import { basename } from 'node:path';
 import { TRIPWIRE_HOST } from './tripwire.ts';
+
+/**
+ * Debian's chromium-headless-shell (built from the chromium source package): Chromium's
+ * headless shell, without the desktop browser's profile machinery. A fresh browser context
+ * costs it a quarter of the browser-process CPU the full browser spends on one, and a job
+ * opens one fresh context. The /usr/bin wrapper is a shell script that does not exec, so the
+ * binary itself is launched: the pool tracks and kills Chromium by its process id.
+ */
+export const DEFAULT_CHROMIUM_PATH = '/usr/lib/chromium/chromium-headless-shell';
+
+/** puppeteer's headless mode for a binary: the shell is always headless, the full browser is told. */
+export function headlessMode(executablePath: string): 'shell' | true {
+  return basename(executablePath).includes('headless-shell') ? 'shell' : true;
+}
 
 /**
  * The browser-wide proxy for anything outside a job context. Its host is a reserved .invalid
@@ -11,7 +26,6 @@ const DEAD_PROXY = 'http://proxy.svc.invalid:9';
 
 export function launchFlags(userDataDir: string): string[] {
   return [
-    '--headless=new',
     // runs as root in the container; the job context and the flags below are the sandbox
     '--no-sandbox',
     '--disable-gpu',
@@ -41,8 +55,11 @@ export function launchFlags(userDataDir: string): string[] {
     '--proxy-bypass-list=<-loopback>',
     // no name or address resolves, except the tripwire host that job contexts use as proxy
     `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${TRIPWIRE_HOST}`,
-    // WebRTC would otherwise send STUN over UDP straight to any address, past the proxy
+    // WebRTC would otherwise send STUN over UDP straight to any address, past the proxy. The
+    // first flag is the Chrome preference, the second the content-level override, which is
+    // the only one the headless shell honours.
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--font-render-hinting=none',
     // a page that hoards memory crashes its own renderer early instead of starving the host
     '--js-flags=--max-old-space-size=1024',

@@ -19,8 +19,14 @@ export interface SandboxOptions {
   viewport: { width: number; height: number; deviceScaleFactor: number };
 }
 
+type ViewportSize = SandboxOptions['viewport'];
+
+/** Most jobs ask for the default viewport, so a sandbox is made ready with it already set. */
+const PREPARED_VIEWPORT: ViewportSize = { width: 1280, height: 720, deviceScaleFactor: 1 };
+
 interface SandboxParts {
   page: Page;
+  viewport: ViewportSize;
   session: CDPSession;
   violations: Violations;
   assets: { current?: AssetResolver };
@@ -43,7 +49,8 @@ export async function prepareSandbox(browser: Browser): Promise<Prepared<Sandbox
     const assets: { current?: AssetResolver } = {};
     try {
       const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations });
-      return { context, extra: { page, session, violations, assets }, dispose: () => tripwire.close() };
+      await page.setViewport(PREPARED_VIEWPORT);
+      return { context, extra: { page, session, violations, assets, viewport: PREPARED_VIEWPORT }, dispose: () => tripwire.close() };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
@@ -57,11 +64,14 @@ export async function prepareSandbox(browser: Browser): Promise<Prepared<Sandbox
 /** Loads the HTML in a fresh sandboxed page and runs `capture` on it once it is ready. */
 export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page) => Promise<T>): Promise<T> {
   return supervisor.withContext({ timeoutMs: options.timeoutMs }, async (prepared) => {
-    const { page, session, violations, assets } = prepared.extra as SandboxParts;
+    const { page, session, violations, assets, viewport } = prepared.extra as SandboxParts;
     assets.current = options.assets;
     return violations.guard(async () => {
       if (options.javascript === 'enabled') await enableJavascript(page, violations);
-      await page.setViewport(options.viewport);
+      const wanted = options.viewport;
+      if (wanted.width !== viewport.width || wanted.height !== viewport.height || wanted.deviceScaleFactor !== viewport.deviceScaleFactor) {
+        await page.setViewport(wanted);
+      }
       await loadContent(page, options.html);
       await auditResourceHints(session, violations);
       return capture(page);

@@ -14,7 +14,7 @@ export interface PageSizePt {
 }
 
 /** Chromium rounds paper sizes to its print raster; up to this much is rounding, not layout. */
-const ROUNDING_SLACK_PT = 2;
+export const ROUNDING_SLACK_PT = 2;
 
 export async function finishDocument(pdf: Uint8Array, size: PageSizePt, metadata: PdfMetadata): Promise<{ bytes: Uint8Array; pageCount: number }> {
   // updateMetadata: false keeps Chromium's Producer and dates instead of pdf-lib's own
