@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from '@svc/db';
+import type { Tx } from '@svc/db';
 import { releaseCredit, settleCredit } from '../credits/finish-reservation.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { newId } from '../shared/ids.ts';
@@ -31,39 +31,38 @@ export interface FinishRenderOptions {
  * the job was no longer this claimer's to finish.
  */
 export async function finishRender(tx: Tx, { jobId, attempt, outcome, now }: FinishRenderOptions): Promise<boolean> {
-  const data: Prisma.RenderJobUpdateManyMutationInput = {
-    status: outcome.status,
-    finishedAt: now,
-    leaseExpiresAt: null,
-    credit: outcome.status === 'succeeded' ? 'settled' : 'released',
-    ...(outcome.status === 'succeeded'
-      ? {
-          mediaType: outcome.artifact.mediaType,
-          byteSize: outcome.artifact.byteSize,
-          sha256: outcome.artifact.sha256,
-          storageKey: outcome.artifact.storageKey,
-          expiresAt: outcome.artifact.expiresAt,
-        }
-      : {}),
-    ...(outcome.status === 'failed' ? { errorCategory: outcome.category, errorCode: outcome.code } : {}),
-  };
-  const updated = await tx.renderJob.updateMany({
-    where: { id: jobId, status: attempt === null ? { in: ['queued', 'running'] } : 'running', ...(attempt === null ? {} : { attempts: attempt }) },
-    data,
-  });
-  if (updated.count === 0) return false;
-  const job = await tx.renderJob.findUniqueOrThrow({ where: { id: jobId }, select: { accountId: true } });
+  const artifact = outcome.status === 'succeeded' ? outcome.artifact : null;
+  const failure = outcome.status === 'failed' ? outcome : null;
+  const type = eventType[outcome.status];
+  // the terminal state, fenced by status and claim, and whether anyone listens for its event
+  const finished = await tx.$queryRaw<{ account_id: string; subscribed: boolean }[]>`
+    WITH job AS (
+      UPDATE render_jobs
+         SET status = ${outcome.status}::"JobStatus", finished_at = ${now}, lease_expires_at = NULL,
+             credit = ${outcome.status === 'succeeded' ? 'settled' : 'released'}::"JobCredit",
+             media_type = ${artifact?.mediaType ?? null}, byte_size = ${artifact?.byteSize ?? null}, sha256 = ${artifact?.sha256 ?? null},
+             storage_key = ${artifact?.storageKey ?? null}, expires_at = ${artifact?.expiresAt ?? null},
+             error_category = ${failure?.category ?? null}, error_code = ${failure?.code ?? null}
+       WHERE id = ${jobId}
+         AND (${attempt === null} AND status IN ('queued', 'running') OR status = 'running' AND attempts = ${attempt ?? 0})
+      RETURNING account_id)
+    SELECT job.account_id,
+           EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = job.account_id AND w.status = 'enabled' AND ${type} = ANY (w.events)) AS subscribed
+      FROM job`;
+  const job = finished[0];
+  if (!job) return false;
   if (outcome.status === 'succeeded') await settleCredit(tx, { jobId, now });
   else await releaseCredit(tx, { jobId, now });
-  await tx.renderInput.deleteMany({ where: { jobId } });
-  await tx.renderEvent.createMany({
-    data: [{ id: newId('evt_'), accountId: job.accountId, jobId, type: eventType[outcome.status], createdAt: now }],
-    skipDuplicates: true,
-  });
+  // the input goes, the durable event is recorded (once), and waiting requests are woken
+  await tx.$executeRaw`
+    WITH dropped AS (DELETE FROM render_inputs WHERE job_id = ${jobId}),
+         recorded AS (
+           INSERT INTO render_events (id, account_id, job_id, type, created_at)
+           VALUES (${newId('evt_')}, ${job.account_id}, ${jobId}, ${type}, ${now})
+           ON CONFLICT (job_id, type) DO NOTHING)
+    SELECT pg_notify(${renderFinishedChannel}, ${jobId})`;
   // delivery work is queued only for accounts with a destination for this kind of event,
   // so renders of accounts without webhooks cost the worker nothing more
-  const subscribed = await tx.webhook.count({ where: { accountId: job.accountId, status: 'enabled', events: { has: eventType[outcome.status] } } });
-  if (subscribed > 0) await enqueue(tx, 'webhook_fan_out', { job_id: jobId }, { jobKey: `webhook-fan-out:${jobId}` });
-  await tx.$executeRaw`SELECT pg_notify(${renderFinishedChannel}, ${jobId})`;
+  if (job.subscribed) await enqueue(tx, 'webhook_fan_out', { job_id: jobId }, { jobKey: `webhook-fan-out:${jobId}` });
   return true;
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { RenderImageInput, RenderOutput, RenderPdfInput } from '@svc/renderer';
-import type { RenderJob } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { fileStore } from '../storage/file-store.ts';
 import { extensionOf } from './filename.ts';
@@ -35,8 +34,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRe
     await finish({ status: 'failed', category: 'internal_failure', code: 'attempts_exhausted' });
     return;
   }
-  const input = await ctx.db.renderInput.findUnique({ where: { jobId } });
-  if (!input) {
+  if (job.html === null) {
     await finish({ status: 'failed', category: 'internal_failure', code: 'input_missing' });
     return;
   }
@@ -44,7 +42,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRe
   const { RenderError } = await loadRenderer();
   let output: RenderOutput;
   try {
-    output = await render(engine, input.html, job.options as unknown as RenderOptions, ctx.config.renderTimeoutMs);
+    output = await render(engine, job.html, job.options, ctx.config.renderTimeoutMs);
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     await finish({ status: 'failed', category: error.category, code: error.code });
@@ -69,16 +67,28 @@ export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRe
   if (!finished) await store.remove(storageKey);
 }
 
-async function claim(ctx: ServiceContext, jobId: string): Promise<RenderJob | null> {
+interface ClaimedJob {
+  id: string;
+  accountId: string;
+  /** this claim's number, which fences the finish */
+  attempts: number;
+  options: RenderOptions;
+  /** null once the input is gone (the job was finished by another claimer meanwhile) */
+  html: string | null;
+}
+
+/** Takes the job and reads what it renders in one statement. */
+async function claim(ctx: ServiceContext, jobId: string): Promise<ClaimedJob | null> {
   const now = ctx.clock();
   const leaseUntil = new Date(now.getTime() + ctx.config.renderLeaseMs);
-  const rows = await ctx.db.$queryRaw<{ id: string }[]>`
-    UPDATE render_jobs SET status = 'running', attempts = attempts + 1, lease_expires_at = ${leaseUntil},
+  const rows = await ctx.db.$queryRaw<{ id: string; account_id: string; attempts: number; options: RenderOptions; html: string | null }[]>`
+    UPDATE render_jobs j SET status = 'running', attempts = attempts + 1, lease_expires_at = ${leaseUntil},
            started_at = COALESCE(started_at, ${now})
      WHERE id = ${jobId} AND (status = 'queued' OR (status = 'running' AND lease_expires_at < ${now}))
-    RETURNING id`;
-  if (rows.length === 0) return null;
-  return ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+    RETURNING j.id, j.account_id, j.attempts, j.options, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html`;
+  const row = rows[0];
+  if (!row) return null;
+  return { id: row.id, accountId: row.account_id, attempts: row.attempts, options: row.options, html: row.html };
 }
 
 function render(engine: RenderEngine, html: string, options: RenderOptions, timeoutMs: number): Promise<RenderOutput> {
