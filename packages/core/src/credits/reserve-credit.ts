@@ -37,12 +37,13 @@ export async function reserveCredit(tx: Tx, options: ReserveCreditOptions): Prom
   const source = (await takeFromBuckets(tx, options.accountId)) ?? (await takeOverage(tx, options, period));
   if (!source) throw new DomainError('insufficient_credits');
 
-  await tx.creditReservation.create({
-    data: { jobId: options.jobId, accountId: options.accountId, keyId: options.keyId, source, period, amount: 1, createdAt: options.now },
-  });
-  await tx.creditLedgerEntry.create({
-    data: { accountId: options.accountId, jobId: options.jobId, keyId: options.keyId, kind: 'reserve', source, amount: 1, createdAt: options.now },
-  });
+  // the reservation and its ledger entry in one statement
+  await tx.$executeRaw`
+    WITH reserved AS (
+      INSERT INTO credit_reservations (job_id, account_id, key_id, source, period, amount, created_at)
+      VALUES (${options.jobId}, ${options.accountId}, ${options.keyId}, ${source}::"CreditSource", ${period}, 1, ${options.now}))
+    INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
+    VALUES (${options.accountId}, ${options.jobId}, ${options.keyId}, 'reserve', ${source}::"CreditSource", 1, ${options.now})`;
   return { jobId: options.jobId, source, period };
 }
 

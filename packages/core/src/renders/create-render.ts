@@ -57,8 +57,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
     replayed ??
     (await (async () => {
       await takeToken(ctx.db, `render:${caller.keyId}`, renderCreationRate, now);
-      const backlog = await ctx.db.renderJob.count({ where: { status: 'queued' } });
-      if (backlog >= ctx.config.maxRenderBacklog) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+      if (await backlogFull(ctx.db, ctx.config.maxRenderBacklog)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
       return admit(ctx, options, spec, now, saved);
     })());
 
@@ -67,6 +66,13 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   }
   const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
   return { status: isTerminal(job) ? 200 : 202, job: await toJobView(ctx, job) };
+}
+
+/** Whether the queue already holds `bound` jobs; counts no further than that. */
+async function backlogFull(db: DbOrTx, bound: number): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ queued: number }[]>`
+    SELECT count(*)::int AS queued FROM (SELECT 1 FROM render_jobs WHERE status = 'queued' LIMIT ${bound}) AS backlog`;
+  return (row?.queued ?? 0) >= bound;
 }
 
 function isTerminal(job: { status: string } | null): boolean {
@@ -96,34 +102,25 @@ async function admit(
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
-    const live = await tx.renderJob.groupBy({
-      by: ['keyId'],
-      where: { accountId: caller.accountId, status: { in: ['queued', 'running'] } },
-      _count: true,
-    });
-    const accountLive = live.reduce((sum, row) => sum + row._count, 0);
-    if (accountLive >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
-    if ((live.find((row) => row.keyId === caller.keyId)?._count ?? 0) >= keyConcurrency) {
+    const [live] = await tx.$queryRaw<{ account: number; key: number }[]>`
+      SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id = ${caller.keyId}))::int AS key
+        FROM render_jobs WHERE account_id = ${caller.accountId} AND status IN ('queued', 'running')`;
+    if ((live?.account ?? 0) >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+    if ((live?.key ?? 0) >= keyConcurrency) {
       throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
     }
 
     const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
     await reserveCredit(tx, { accountId: caller.accountId, plan: caller.plan, jobId, keyId: caller.keyId, overageCap: caller.monthlyOverageCap, now });
-    await tx.renderJob.create({
-      data: {
-        id: jobId,
-        accountId: caller.accountId,
-        keyId: caller.keyId,
-        kind,
-        reference: request.reference ?? null,
-        filename: request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id)),
-        templateId: spec.template?.id ?? null,
-        templateVersion: spec.template?.version ?? null,
-        options: spec.options,
-        createdAt: now,
-        input: { create: { html: spec.html } },
-      },
-    });
+    const filename = request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id));
+    // the job and its input in one statement
+    await tx.$executeRaw`
+      WITH job AS (
+        INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, options, created_at)
+        VALUES (${jobId}, ${caller.accountId}, ${caller.keyId}, ${kind}::"RenderKind", ${request.reference ?? null}, ${filename},
+                ${spec.template?.id ?? null}, ${spec.template?.version ?? null}, ${JSON.stringify(spec.options)}::jsonb, ${now})
+        RETURNING id)
+      INSERT INTO render_inputs (job_id, html) SELECT id, ${spec.html} FROM job`;
     if (idempotencyKey) {
       await tx.idempotencyRecord.create({ data: { accountId: caller.accountId, kind, key: idempotencyKey, fingerprint: spec.fingerprint, jobId, createdAt: now } });
     }
