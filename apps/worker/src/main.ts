@@ -35,6 +35,8 @@ const runner = await run({
   crontab,
   logger: new Logger((scope) => (level, message, meta) => {
     if (level === 'debug') return;
+    // a line per successful task (every render, every cron tick) is noise; failures still log
+    if (level === 'info' && meta?.success === true) return;
     const write = level === 'error' ? logger.error : level === 'warning' ? logger.warn : logger.info;
     // errors carry whole client objects; their message is what an operator needs
     const fields = Object.fromEntries(Object.entries({ ...scope, ...meta }).map(([key, value]: [string, unknown]) => [key, value instanceof Error ? value.message : value]));
