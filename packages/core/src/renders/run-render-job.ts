@@ -73,7 +73,7 @@ interface ClaimedJob {
   /** this claim's number, which fences the finish */
   attempts: number;
   options: RenderOptions;
-  /** null once the input is gone (the job was finished by another claimer meanwhile) */
+  /** null if the job has no input (never expected: the input goes only when the job ends) */
   html: string | null;
 }
 

@@ -14,17 +14,31 @@ export interface PageSizePt {
 }
 
 /** Chromium rounds paper sizes to its print raster; up to this much is rounding, not layout. */
-export const ROUNDING_SLACK_PT = 2;
+const ROUNDING_SLACK_PT = 2;
+
+export interface PageBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The exact box for a page Chromium printed at a rounded `size`, or null when its box is not a
+ * rounding of it. Chromium draws from the top-left corner (its content is flipped about the top
+ * edge), so the sub-point excess is trimmed from the right and bottom, where nothing is anchored.
+ */
+export function trimmedBox(box: PageBox, size: PageSizePt): PageBox | null {
+  const rounding = Math.abs(box.width - size.width) < ROUNDING_SLACK_PT && Math.abs(box.height - size.height) < ROUNDING_SLACK_PT;
+  return rounding ? { x: box.x, y: box.y + box.height - size.height, width: size.width, height: size.height } : null;
+}
 
 export async function finishDocument(pdf: Uint8Array, size: PageSizePt, metadata: PdfMetadata): Promise<{ bytes: Uint8Array; pageCount: number }> {
   // updateMetadata: false keeps Chromium's Producer and dates instead of pdf-lib's own
   const document = await PDFDocument.load(pdf, { updateMetadata: false });
   for (const page of document.getPages()) {
-    const box = page.getMediaBox();
-    const rounding = Math.abs(box.width - size.width) < ROUNDING_SLACK_PT && Math.abs(box.height - size.height) < ROUNDING_SLACK_PT;
-    // Chromium draws from the top-left corner (its content is flipped about the top edge), so
-    // the sub-point excess is trimmed from the right and bottom, where nothing is anchored
-    if (rounding) page.setMediaBox(box.x, box.y + box.height - size.height, size.width, size.height);
+    const box = trimmedBox(page.getMediaBox(), size);
+    if (box) page.setMediaBox(box.x, box.y, box.width, box.height);
   }
   const { title, author, subject } = metadata;
   if (title !== undefined) document.setTitle(title);
