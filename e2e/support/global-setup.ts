@@ -33,7 +33,8 @@ export default async function setup(project: TestProject) {
   const database = await resolveDatabase({
     url: process.env.DATABASE_URL,
     dataDir: `${root}/.data/test`,
-    port: 54339,
+    // another checkout's suite can run beside this one on a port of its own
+    port: Number(process.env.SVC_TEST_PG_PORT ?? 54339),
     database: 'svc_ci',
   });
   const serverUrl = withDatabase(database.url, 'postgres');
