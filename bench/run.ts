@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccount, createApiKey, loadConfig, silentLogger, systemClock } from '@svc/core';
+import { createAccount, createApiKey, createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { createDb } from '@svc/db';
 import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
 import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
@@ -133,7 +133,7 @@ async function main() {
 
 async function runCells(baseUrl: string, benchUrl: string) {
   const db = createDb({ url: benchUrl, poolSize: 2 });
-  const ctx = { db, clock: systemClock, logger: silentLogger, config: loadConfig() };
+  const ctx = createServiceContext({ db, logger: silentLogger, config: loadConfig() });
   const account = await createAccount(ctx, { plan: 'scale', credits: 100_000 });
   // one key sustains 5 renders a second; the benchmark measures the pipeline, not that limit,
   // so it spreads requests over the account's ten keys

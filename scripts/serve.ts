@@ -3,7 +3,7 @@
 // processes in production mode until stopped.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ensureDemoAccount, jsonLogger, loadConfig, systemClock } from '@svc/core';
+import { createServiceContext, ensureDemoAccount, jsonLogger, loadConfig } from '@svc/core';
 import { createDb } from '@svc/db';
 import { migrate, resolveDatabase } from '@svc/db/admin';
 
@@ -24,7 +24,7 @@ const { applied } = await migrate(database.url);
 if (applied.length > 0) say(`Migrations applied: ${applied.join(', ')}`);
 
 const db = createDb({ url: database.url, poolSize: 2 });
-const demo = await ensureDemoAccount({ db, clock: systemClock, logger, config: loadConfig() });
+const demo = await ensureDemoAccount(createServiceContext({ db, logger, config: loadConfig() }));
 await db.$disconnect();
 
 const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' as const };

@@ -1,5 +1,5 @@
 // Black-box helpers: real HTTP against the web process started by the global setup.
-import { createAccount, type CreateAccountOptions, loadConfig, setAccountStatus, silentLogger, systemClock } from '@svc/core';
+import { createAccount, type CreateAccountOptions, createServiceContext, loadConfig, setAccountStatus, silentLogger } from '@svc/core';
 import { createDb, type Db } from '@svc/db';
 import { inject } from 'vitest';
 
@@ -12,7 +12,7 @@ export function serviceDb(): Db {
   return httpDb;
 }
 
-export const serviceContext = () => ({ db: serviceDb(), clock: systemClock, logger: silentLogger, config: loadConfig() });
+export const serviceContext = () => createServiceContext({ db: serviceDb(), logger: silentLogger, config: loadConfig() });
 
 export interface TestAccount {
   accountId: string;

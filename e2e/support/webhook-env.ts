@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccount, loadConfig, silentLogger, systemClock } from '@svc/core';
+import { createAccount, createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { inject } from 'vitest';
 import { type ApiRequest, type ApiResponse, apiAt } from './api.ts';
@@ -69,7 +69,7 @@ export async function startWebhookEnv(options: { allowlist: string; caBundlePath
   const web = start('apps/web/src/server.ts', env);
   const worker = start('apps/worker/src/main.ts', env);
   await until(async () => web.output().includes('web listening') && worker.output().includes('worker running'), 120_000);
-  const ctx = { db: database.db, clock: systemClock, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: baseUrl }) };
+  const ctx = createServiceContext({ db: database.db, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: baseUrl }) });
 
   const call = <T = any>(path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> => apiAt<T>(baseUrl, path, request);
 

@@ -1,6 +1,7 @@
 // Operator CLI: `npm run svc -- <command>`. Output meant for machines is exactly one JSON object.
 import {
   createAccount,
+  createServiceContext,
   DomainError,
   grantCredits,
   jsonLogger,
@@ -8,7 +9,6 @@ import {
   type ServiceContext,
   setAccountStatus,
   showAccount,
-  systemClock,
 } from '@svc/core';
 import { type CreditBucket, createDb, type Plan } from '@svc/db';
 import { migrate, resolveDatabase } from '@svc/db/admin';
@@ -100,7 +100,7 @@ const db = createDb({ url: database.url, poolSize: 2 });
 let exitCode = 0;
 try {
   await migrate(database.url);
-  await main({ db, clock: systemClock, logger: jsonLogger('cli'), config: loadConfig() }, process.argv.slice(2));
+  await main(createServiceContext({ db, logger: jsonLogger('cli'), config: loadConfig() }), process.argv.slice(2));
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   const message = error instanceof UsageError ? `${error.message}\n${usage}` : error instanceof DomainError ? error.code : String(error);

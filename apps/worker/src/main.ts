@@ -1,9 +1,9 @@
 // The worker process: graphile-worker running the task catalog against the service
 // database, with one supervised Chromium pool for render jobs.
-import { crontab, jsonLogger, loadConfig, recoverStaleRenders, recoverWebhookDeliveries, type RenderEngine, systemClock, warnIfEgressAllowlisted } from '@svc/core';
+import { createServiceContext, crontab, jsonLogger, loadConfig, recoverStaleRenders, recoverWebhookDeliveries, warnIfEgressAllowlisted } from '@svc/core';
 import { createDb } from '@svc/db';
-import { Renderer } from '@svc/renderer';
 import { Logger, run } from 'graphile-worker';
+import { chromiumEngine } from './render-engine.ts';
 import { buildTaskList } from './task-list.ts';
 
 const url = process.env.DATABASE_URL;
@@ -13,25 +13,18 @@ const logger = jsonLogger('worker');
 const config = loadConfig();
 warnIfEgressAllowlisted(config, logger);
 const db = createDb({ url, poolSize: 6 });
-const ctx = { db, clock: systemClock, logger, config };
+const renderEngine = chromiumEngine({ renderTimeoutMs: config.renderTimeoutMs, logger });
+const ctx = createServiceContext({ db, logger, config, renderEngine });
 
 // the browser starts with the worker so the first render finds it warm
-let renderer: Promise<Renderer> | null = null;
-const engine = (): Promise<RenderEngine> => {
-  renderer ??= Renderer.start({ renderTimeoutMs: config.renderTimeoutMs }).catch((error: unknown) => {
-    renderer = null;
-    throw error;
-  });
-  return renderer;
-};
-if (process.env.SVC_WORKER_LAZY_BROWSER !== '1') await engine();
+if (process.env.SVC_WORKER_LAZY_BROWSER !== '1') await renderEngine.start();
 
 const runner = await run({
   connectionString: url,
   concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4),
   noHandleSignals: true,
   pollInterval: 1000,
-  taskList: buildTaskList(ctx, engine),
+  taskList: buildTaskList(ctx),
   crontab,
   logger: new Logger((scope) => (level, message, meta) => {
     if (level === 'debug') return;
@@ -54,7 +47,7 @@ async function shutdown() {
   stopping = true;
   // graceful: running tasks finish, nothing new is taken
   await runner.stop().catch((error: unknown) => logger.error('worker stop failed', { error: String(error) }));
-  if (renderer) await (await renderer).close().catch(() => {});
+  await renderEngine.close().catch(() => {});
   await db.$disconnect();
   process.exit(0);
 }

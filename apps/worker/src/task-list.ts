@@ -1,4 +1,4 @@
-import { type RenderEngine, type ServiceContext, type TaskName, type TaskPayload, taskCatalog } from '@svc/core';
+import { type ServiceContext, type TaskName, type TaskPayload, taskCatalog } from '@svc/core';
 import type { JobHelpers, TaskList } from 'graphile-worker';
 import { monthlyCreditReset } from './tasks/monthly-credit-reset.ts';
 import { expireRenderFilesTask, recoverStaleRendersTask, renderJobTask } from './tasks/render-tasks.ts';
@@ -11,10 +11,10 @@ export interface TaskHandlerContext {
 
 type Handlers = { [N in TaskName]: (payload: TaskPayload<N>, context: TaskHandlerContext) => Promise<void> };
 
-function handlers(engine: () => Promise<RenderEngine>): Handlers {
+function handlers(): Handlers {
   return {
     monthly_credit_reset: monthlyCreditReset,
-    render_job: renderJobTask(engine),
+    render_job: renderJobTask,
     recover_stale_renders: recoverStaleRendersTask,
     expire_render_files: expireRenderFilesTask,
     webhook_fan_out: webhookFanOutTask,
@@ -25,8 +25,8 @@ function handlers(engine: () => Promise<RenderEngine>): Handlers {
 }
 
 /** Every catalog task with its handler; the payload is parsed against the catalog schema on dequeue. */
-export function buildTaskList(ctx: ServiceContext, engine: () => Promise<RenderEngine>): TaskList {
-  const handlerFor = handlers(engine);
+export function buildTaskList(ctx: ServiceContext): TaskList {
+  const handlerFor = handlers();
   const list: TaskList = {};
   for (const name of Object.keys(taskCatalog) as TaskName[]) {
     const handler = handlerFor[name] as (payload: unknown, context: TaskHandlerContext) => Promise<void>;

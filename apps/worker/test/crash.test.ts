@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Caller, CompletionWaiter, createAccount, createRender, loadConfig, silentLogger, systemClock } from '@svc/core';
+import { type ApiKeyPrincipal, createAccount, createRender, createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { until } from '../../../e2e/support/until.ts';
@@ -40,21 +40,19 @@ afterAll(async () => {
 
 describe('worker crash', () => {
   it('leaves no job stuck and charges the credit once', async () => {
-    const ctx = { db: database.db, clock: systemClock, logger: silentLogger, config: loadConfig({ SVC_DATA_DIR: dataDir }) };
+    const ctx = createServiceContext({ db: database.db, databaseUrl: database.url, logger: silentLogger, config: loadConfig({ SVC_DATA_DIR: dataDir }) });
     const account = await createAccount(ctx, { plan: 'free', credits: 3 });
     const key = await database.db.apiKey.findFirstOrThrow({ where: { accountId: account.account_id } });
-    const caller: Caller = { accountId: account.account_id, keyId: key.id, plan: 'free', monthlyOverageCap: null };
+    const principal: ApiKeyPrincipal = { kind: 'api_key', accountId: account.account_id, keyId: key.id, plan: 'free', monthlyOverageCap: null };
 
     const first = startWorker();
     await until(async () => first.output().includes('worker running'));
-    const waiter = new CompletionWaiter(database.url, silentLogger);
     const slow = '<script>const end = Date.now() + 6000; while (Date.now() < end) {}</script><p>slow</p>';
     const { job } = await createRender(ctx, {
-      caller,
+      principal,
       kind: 'pdf',
       request: { html: slow, javascript: { mode: 'enabled' }, wait: false },
       idempotencyKey: null,
-      waiter,
     });
     await until(async () => (await database.db.renderJob.findUnique({ where: { id: job.id } }))?.status === 'running');
     first.child.kill('SIGKILL');
@@ -76,6 +74,6 @@ describe('worker crash', () => {
     expect(await database.db.renderEvent.count({ where: { jobId: job.id } })).toBe(1);
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));
-    await waiter.close();
+    await ctx.completions.close();
   }, 120_000);
 });

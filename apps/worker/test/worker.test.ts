@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createAccount, enqueue, loadConfig, silentLogger, systemClock } from '@svc/core';
+import { createAccount, createServiceContext, enqueue, loadConfig, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -38,7 +38,7 @@ afterAll(async () => {
 
 describe('worker process', () => {
   it('runs a task enqueued in the same transaction as a domain write, and never one whose transaction rolled back', async () => {
-    const ctx = { db: database.db, clock: systemClock, logger: silentLogger, config: loadConfig() };
+    const ctx = createServiceContext({ db: database.db, logger: silentLogger, config: loadConfig() });
     const account = await createAccount(ctx, { plan: 'growth' });
     await database.db
       .$transaction(async (tx) => {

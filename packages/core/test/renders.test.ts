@@ -3,13 +3,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type Caller,
-  CompletionWaiter,
   createRender,
   deleteRender,
   DomainError,
   expireRenderFiles,
-  fileStore,
+  LocalStorage,
   newId,
   openDownload,
   signDownloadToken,
@@ -23,12 +21,13 @@ const { ctx } = test;
 
 beforeAll(async () => {
   ctx.config = { ...ctx.config, filesDir: await mkdtemp(join(tmpdir(), 'svc-files-')) };
+  ctx.storage = new LocalStorage(ctx.config.filesDir);
 });
 
 async function succeededJob(accountId: string, expiresAt: Date) {
   const id = newId('pdf_');
   const storageKey = `${accountId}/${id}-1.pdf`;
-  await fileStore(ctx.config.filesDir).put(storageKey, Buffer.from('%PDF-1.7 test'));
+  await ctx.storage.put(storageKey, Buffer.from('%PDF-1.7 test'));
   return ctx.db.renderJob.create({
     data: {
       id,
@@ -55,9 +54,8 @@ describe('retention', () => {
     const old = await succeededJob(account.accountId, new Date(now - 1000));
     const fresh = await succeededJob(account.accountId, new Date(now + 3600_000));
     expect(await expireRenderFiles(ctx)).toBeGreaterThanOrEqual(1);
-    const store = fileStore(ctx.config.filesDir);
-    expect(await store.exists(old.storageKey!)).toBe(false);
-    expect(await store.exists(fresh.storageKey!)).toBe(true);
+    expect(await ctx.storage.exists(old.storageKey!)).toBe(false);
+    expect(await ctx.storage.exists(fresh.storageKey!)).toBe(true);
     expect((await ctx.db.renderJob.findUniqueOrThrow({ where: { id: old.id } })).removedReason).toBe('expired');
     expect((await ctx.db.renderJob.findUniqueOrThrow({ where: { id: fresh.id } })).removedReason).toBeNull();
     const afterDelete = await deleteRender(ctx, { accountId: account.accountId, kind: 'pdf', jobId: old.id });
@@ -85,20 +83,16 @@ describe('download links', () => {
 describe('admission', () => {
   it('answers 503 overloaded with a retry hint when the backlog is over its bound, charging nothing', async () => {
     const account = await accountWith(ctx, { plan: 'free', credits: 1 });
-    const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: account.keyId } });
-    const caller: Caller = { accountId: account.accountId, keyId: key.id, plan: 'free', monthlyOverageCap: null };
-    const waiter = new CompletionWaiter(test.url(), ctx.logger);
     const tight = { ...ctx, config: { ...ctx.config, maxRenderBacklog: 0 } };
-    const error = await createRender(tight, { caller, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null, waiter }).catch((e) => e);
+    const error = await createRender(tight, { principal: account, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null }).catch((e) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect(error).toMatchObject({ code: 'overloaded', retryAfterSeconds: 5 });
     expect(await ctx.db.renderJob.count({ where: { accountId: account.accountId } })).toBe(0);
-    const admitted = await createRender(ctx, { caller, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null, waiter });
-    expect(admitted.status).toBe(202);
+    const admitted = await createRender(ctx, { principal: account, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null });
+    expect(admitted.finished).toBe(false);
     expect(admitted.job.credit).toBe('reserved');
     const queued = await ctx.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'render_job'`;
     expect(queued[0]?.n).toBe(1n);
-    await waiter.close();
     expect(existsSync(ctx.config.filesDir)).toBe(true);
   });
 });

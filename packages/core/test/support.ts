@@ -1,4 +1,4 @@
-import { createAccount, type CreateAccountOptions, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
+import { createAccount, type CreateAccountOptions, createServiceContext, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, inject } from 'vitest';
 
@@ -8,9 +8,11 @@ export function useTestContext() {
   const ctx = {} as ServiceContext;
   beforeAll(async () => {
     state.database = await createTestDatabase(inject('dbServerUrl'));
-    Object.assign(ctx, { db: state.database.db, clock: () => state.now, logger: silentLogger, config: loadConfig() });
+    const database = state.database;
+    Object.assign(ctx, createServiceContext({ db: database.db, databaseUrl: database.url, clock: () => state.now, logger: silentLogger, config: loadConfig() }));
   });
   afterAll(async () => {
+    await ctx.completions?.close();
     await state.database?.drop();
   });
   return {
@@ -25,5 +27,5 @@ export function useTestContext() {
 export async function accountWith(ctx: ServiceContext, options: CreateAccountOptions) {
   const created = await createAccount(ctx, options);
   const key = await ctx.db.apiKey.findFirstOrThrow({ where: { accountId: created.account_id } });
-  return { accountId: created.account_id, keyId: key.id, plan: options.plan };
+  return { kind: 'api_key' as const, accountId: created.account_id, keyId: key.id, plan: options.plan, monthlyOverageCap: key.monthlyOverageCap };
 }

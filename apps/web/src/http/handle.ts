@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, fieldDetailsFromIssues, type Operation } from '@svc/contracts';
-import { authenticateApiKey, type Caller, DomainError, type ServiceContext } from '@svc/core';
+import { authenticateApiKey, type Principal, DomainError, type ServiceContext } from '@svc/core';
 import type { z } from 'zod';
 import { serviceContext } from './context.ts';
 import { readJsonBody } from './request-body.ts';
@@ -9,7 +9,7 @@ type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 export interface HandlerInput<Op extends Operation> {
   ctx: ServiceContext;
-  caller: Op['auth'] extends 'bearer' ? Caller : null;
+  principal: Op['auth'] extends 'bearer' ? Principal : null;
   params: Record<string, string>;
   query: Infer<Op['query']>;
   body: Op['body'] extends { schema: infer S } ? Infer<S> : undefined;
@@ -38,11 +38,11 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
     let ctx: ServiceContext | undefined;
     try {
       ctx = serviceContext();
-      const caller = operation.auth === 'bearer' ? await authenticateApiKey(ctx, request.headers.get('authorization')) : null;
+      const principal = operation.auth === 'bearer' ? await authenticateApiKey(ctx, request.headers.get('authorization')) : null;
       const params = Object.fromEntries(Object.entries((await route?.params) ?? {}).map(([key, value]) => [key, String(value)]));
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
       const body = operation.body ? parse(operation.body.schema, await readJsonBody(request, operation.body.maxBytes)) : undefined;
-      const result = await run({ ctx, caller, params, query, body, request, requestId } as HandlerInput<Op>);
+      const result = await run({ ctx, principal, params, query, body, request, requestId } as HandlerInput<Op>);
       if (result.stream) return new Response(result.stream, { status: result.status, headers: { 'x-request-id': requestId, ...result.headers } });
       const schema = operation.responses[result.status]?.schema;
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
@@ -82,7 +82,7 @@ export function errorResponse(error: unknown, requestId: string, ctx?: ServiceCo
     const headers: Record<string, string> = body.error.retry ? { 'retry-after': String(body.error.retry.retry_after_seconds) } : {};
     return respond(status, body, requestId, headers);
   }
-  // the cause is logged for operators; the caller sees only the generic answer
+  // the cause is logged for operators; the client sees only the generic answer
   (ctx?.logger ?? console).error('unhandled error', { requestId, error: error instanceof Error ? error.stack : String(error) });
   const { status, body } = errorBody('internal_error', requestId);
   return respond(status, body, requestId);

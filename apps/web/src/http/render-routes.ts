@@ -1,6 +1,5 @@
 import { imageOperations, pdfOperations } from '@svc/contracts';
-import { createRender, deleteRender, getRender, listRenders } from '@svc/core';
-import { completionWaiter } from './context.ts';
+import { createRender, deleteRender, getRender, listRenders, toJobView } from '@svc/core';
 import { handle } from './handle.ts';
 
 type Kind = 'pdf' | 'image';
@@ -10,19 +9,18 @@ const operationsOf = (kind: Kind) => (kind === 'pdf' ? pdfOperations : imageOper
 export function renderCollectionRoutes(kind: Kind) {
   const [create, list] = operationsOf(kind);
   return {
-    POST: handle(create, async ({ ctx, caller, body, request }) => {
-      const { status, job } = await createRender(ctx, {
-        caller,
+    POST: handle(create, async ({ ctx, principal, body, request }) => {
+      const { job, finished } = await createRender(ctx, {
+        principal,
         kind,
         request: body,
         idempotencyKey: request.headers.get('idempotency-key'),
-        waiter: completionWaiter(),
       });
-      return { status, body: job };
+      return { status: finished ? 200 : 202, body: await toJobView(ctx, job) };
     }),
-    GET: handle(list, async ({ ctx, caller, query }) => ({
+    GET: handle(list, async ({ ctx, principal, query }) => ({
       status: 200,
-      body: await listRenders(ctx, { accountId: caller.accountId, kind, ...query }),
+      body: await listRenders(ctx, { accountId: principal.accountId, kind, ...query }),
     })),
   };
 }
@@ -31,13 +29,13 @@ export function renderCollectionRoutes(kind: Kind) {
 export function renderItemRoutes(kind: Kind) {
   const [, , get, remove] = operationsOf(kind);
   return {
-    GET: handle(get, async ({ ctx, caller, params }) => ({
+    GET: handle(get, async ({ ctx, principal, params }) => ({
       status: 200,
-      body: await getRender(ctx, { accountId: caller.accountId, kind, jobId: params.id ?? '' }),
+      body: await getRender(ctx, { accountId: principal.accountId, kind, jobId: params.id ?? '' }),
     })),
-    DELETE: handle(remove, async ({ ctx, caller, params }) => ({
+    DELETE: handle(remove, async ({ ctx, principal, params }) => ({
       status: 200,
-      body: await deleteRender(ctx, { accountId: caller.accountId, kind, jobId: params.id ?? '' }),
+      body: await deleteRender(ctx, { accountId: principal.accountId, kind, jobId: params.id ?? '' }),
     })),
   };
 }

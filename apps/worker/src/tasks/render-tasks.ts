@@ -1,10 +1,8 @@
-import { expireRenderFiles, recoverStaleRenders, type RenderEngine, runRenderJob, type TaskPayload } from '@svc/core';
+import { expireRenderFiles, recoverStaleRenders, runRenderJob, type TaskPayload } from '@svc/core';
 import type { TaskHandlerContext } from '../task-list.ts';
 
-export function renderJobTask(engine: () => Promise<RenderEngine>) {
-  return async (payload: TaskPayload<'render_job'>, { ctx }: TaskHandlerContext) => {
-    await runRenderJob(ctx, { jobId: payload.job_id, engine: await engine() });
-  };
+export async function renderJobTask(payload: TaskPayload<'render_job'>, { ctx }: TaskHandlerContext) {
+  await runRenderJob(ctx, { jobId: payload.job_id });
 }
 
 export async function recoverStaleRendersTask(_payload: TaskPayload<'recover_stale_renders'>, { ctx }: TaskHandlerContext) {

@@ -3,20 +3,14 @@ import type { Plan } from '@svc/db';
 import { verifierOf } from '../keys/secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-
-export interface Caller {
-  accountId: string;
-  keyId: string;
-  plan: Plan;
-  monthlyOverageCap: number | null;
-}
+import type { ApiKeyPrincipal } from './principal.ts';
 
 /**
  * Resolves "Authorization: Bearer <secret>" to the calling key and account.
  * Missing, malformed, unknown and revoked keys all answer 401; a suspended account 403.
  * The lookup and the last_used_at update are one indexed statement.
  */
-export async function authenticateApiKey(ctx: ServiceContext, authorization: string | null): Promise<Caller> {
+export async function authenticateApiKey(ctx: ServiceContext, authorization: string | null): Promise<ApiKeyPrincipal> {
   const match = authorization ? /^Bearer +(\S+) *$/i.exec(authorization) : null;
   const secret = match?.[1];
   if (!secret || !apiKeySecretPattern.test(secret)) throw new DomainError('unauthorized');
@@ -30,5 +24,5 @@ export async function authenticateApiKey(ctx: ServiceContext, authorization: str
   const row = rows[0];
   if (!row) throw new DomainError('unauthorized');
   if (row.account_status !== 'active') throw new DomainError('account_suspended');
-  return { accountId: row.account_id, keyId: row.key_id, plan: row.plan, monthlyOverageCap: row.monthly_overage_cap };
+  return { kind: 'api_key', accountId: row.account_id, keyId: row.key_id, plan: row.plan, monthlyOverageCap: row.monthly_overage_cap };
 }

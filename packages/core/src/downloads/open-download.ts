@@ -1,13 +1,12 @@
-import type { ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { extensionOf } from '../renders/filename.ts';
 import { signingSecret } from '../settings/signing-secret.ts';
-import { fileStore } from '../storage/file-store.ts';
 import { readDownloadToken } from './download-token.ts';
 
 export interface OpenedDownload {
-  stream: ReadStream;
+  stream: Readable;
   mediaType: string;
   byteSize: number;
   filename: string;
@@ -23,12 +22,12 @@ export async function openDownload(ctx: ServiceContext, token: string): Promise<
   if (check.expiresAt <= ctx.clock()) throw new DomainError('download_expired');
   const job = await ctx.db.renderJob.findUnique({ where: { id: check.jobId } });
   if (!job || job.status !== 'succeeded' || job.removedReason !== null || !job.storageKey || !job.mediaType) throw notFound();
-  const store = fileStore(ctx.config.filesDir);
-  if (!(await store.exists(job.storageKey))) throw notFound();
+  const stored = await ctx.storage.open(job.storageKey);
+  if (!stored) throw notFound();
   return {
-    stream: store.read(job.storageKey),
+    stream: stored.stream,
     mediaType: job.mediaType,
-    byteSize: job.byteSize ?? 0,
+    byteSize: stored.byteSize,
     filename: `${job.filename}.${extensionOf[job.mediaType] ?? 'bin'}`,
   };
 }

@@ -28,7 +28,7 @@ export interface EgressPostResult {
 
 export async function egressPost(url: string, options: EgressPostOptions): Promise<EgressPostResult> {
   const timeoutMs = options.timeoutMs ?? egressTimeoutMs;
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), timeoutMs);
@@ -37,7 +37,7 @@ export async function egressPost(url: string, options: EgressPostOptions): Promi
     const vetted = await Promise.race([vetUrl(url, options.policy), expired]);
     if (vetted === 'timeout') return { statusCode: null, failure: 'timeout' };
     if (!vetted.ok) return { statusCode: null, failure: vetted.refusal };
-    return await send(vetted.target, options, deadline - Date.now());
+    return await send(vetted.target, options, deadline - performance.now());
   } finally {
     clearTimeout(timer);
   }

@@ -8,27 +8,65 @@ export interface TokenBucket {
   burst: number;
 }
 
-/** Render creation: five requests per second per key, with an idle burst of twenty-one (spec part 8). */
-export const renderCreationRate: TokenBucket = { rate: 5, burst: 21 };
+/** Every request rate limit of the service: one mechanism, one table of buckets. */
+export const rateLimits = {
+  /** Render creation: five per second per principal, with an idle burst of twenty-one (spec part 8). */
+  render_creation: { rate: 5, burst: 21 },
+  /** Template preview and adapt share one bucket per principal: four per second, idle burst of twenty. */
+  template_preview: { rate: 4, burst: 20 },
+  /** Webhook tests: one completed test per destination per minute (spec 6, item 9). */
+  webhook_test: { rate: 1 / 60, burst: 1 },
+} as const satisfies Record<string, TokenBucket>;
+
+export type RateLimitName = keyof typeof rateLimits;
 
 /**
- * Takes one token from a bucket kept in Postgres, so the limit holds across web
- * instances. One statement refills by elapsed time, takes a token when one is there,
- * and reports how long until the next one otherwise; a refused request gives its token
- * back. Throws 429 rate_limited.
+ * Takes one token from the named bucket of `subject` (a principal or a resource), or throws
+ * 429 rate_limited with the time to the next token. Buckets live in Postgres, so a limit holds
+ * across web instances; given a transaction, the token is taken only if it commits.
  */
-export async function takeToken(db: DbOrTx, key: string, bucket: TokenBucket, now: Date): Promise<void> {
-  const rows = await db.$queryRaw<{ allowed: boolean; tokens: number }[]>`
+export async function takeRateToken(db: DbOrTx, name: RateLimitName, subject: string, now: Date): Promise<void> {
+  const bucket = rateLimits[name];
+  const tokens = await change(db, name, subject, now, 1, bucket.burst);
+  if (tokens >= 0) return;
+  // a refused request does not consume capacity
+  await db.$executeRaw`UPDATE rate_limit_buckets SET tokens = tokens + 1 WHERE key = ${bucketKey(name, subject)}`;
+  throw refusal(bucket, tokens);
+}
+
+/** Throws 429 rate_limited when a token could not be taken now, and takes none: for work counted when it ends. */
+export async function checkRateToken(db: DbOrTx, name: RateLimitName, subject: string, now: Date): Promise<void> {
+  const bucket = rateLimits[name];
+  const rows = await db.$queryRaw<{ tokens: number }[]>`
+    SELECT LEAST(${bucket.burst}::float8, tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - updated_at))) * ${bucket.rate}::float8) AS tokens
+      FROM rate_limit_buckets WHERE key = ${bucketKey(name, subject)}`;
+  const tokens = (rows[0]?.tokens ?? bucket.burst) - 1;
+  if (tokens < 0) throw refusal(bucket, tokens);
+}
+
+/** Takes a token for work that already happened, whether or not one was there (the bucket may run into debt). */
+export async function spendRateToken(db: DbOrTx, name: RateLimitName, subject: string, now: Date): Promise<void> {
+  await change(db, name, subject, now, 1, rateLimits[name].burst);
+}
+
+const bucketKey = (name: RateLimitName, subject: string) => `${name}:${subject}`;
+
+/** One statement: refill by elapsed time, take `amount`, report what is left (negative: short). */
+async function change(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number, floor: number): Promise<number> {
+  const bucket = rateLimits[name];
+  const rows = await db.$queryRaw<{ tokens: number }[]>`
     INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
-    VALUES (${key}, ${bucket.burst - 1}, ${now})
+    VALUES (${bucketKey(name, subject)}, ${bucket.burst - amount}, ${now})
     ON CONFLICT (key) DO UPDATE SET
-      tokens = LEAST(${bucket.burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - b.updated_at))) * ${bucket.rate}::float8) - 1,
+      tokens = GREATEST(-${floor}::float8,
+        LEAST(${bucket.burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - b.updated_at))) * ${bucket.rate}::float8) - ${amount}),
       updated_at = GREATEST(b.updated_at, ${now}::timestamptz)
-    RETURNING tokens >= 0 AS allowed, tokens`;
-  const row = rows[0];
-  if (!row || row.allowed) return;
-  // put the token back: a refused request does not consume capacity
-  await db.$executeRaw`UPDATE rate_limit_buckets SET tokens = tokens + 1 WHERE key = ${key}`;
-  const wait = (0 - row.tokens) / bucket.rate;
-  throw new DomainError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil(wait)) });
+    RETURNING tokens`;
+  return rows[0]?.tokens ?? 0;
+}
+
+function refusal(bucket: TokenBucket, tokens: number): DomainError {
+  // rounded to the microsecond first, so float noise in the refill does not add a second
+  const wait = Math.round(((0 - tokens) / bucket.rate) * 1e6) / 1e6;
+  return new DomainError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil(wait)) });
 }

@@ -1,13 +1,14 @@
 import pg from 'pg';
+import type { CompletionWaiter } from '../ports/completion-waiter.ts';
 import type { Logger } from '../shared/context.ts';
 
 export const renderFinishedChannel = 'render_finished';
 
 /**
- * Lets a request wait for its job to finish: one LISTEN connection per process, woken by
- * the NOTIFY that the worker sends in the transaction that ends the job.
+ * The completion waiter on Postgres: one LISTEN connection per process, woken by the NOTIFY
+ * that the worker sends in the transaction that ends the job, so it works across machines.
  */
-export class CompletionWaiter {
+export class PgCompletionWaiter implements CompletionWaiter {
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -25,13 +26,14 @@ export class CompletionWaiter {
     const set = this.waiters.get(jobId) ?? new Set();
     set.add(wake);
     this.waiters.set(jobId, set);
-    const deadline = Date.now() + timeoutMs;
+    // a monotonic deadline: how long a request waits is real time, whatever the service clock says
+    const deadline = performance.now() + timeoutMs;
     try {
       // checked after subscribing, so a job that ended just before is not missed
       if (await isFinished()) return;
-      while (Date.now() < deadline) {
+      while (performance.now() < deadline) {
         // a slow poll backs up the notification in case the connection was lost
-        const slice = Math.min(1000, deadline - Date.now());
+        const slice = Math.min(1000, deadline - performance.now());
         const timedOut = await Promise.race([woken.then(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, slice, true))]);
         if (!timedOut || (await isFinished())) return;
       }

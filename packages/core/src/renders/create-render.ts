@@ -1,17 +1,15 @@
-import type { ImageRequest, PdfRequest, RenderJob as RenderJobView } from '@svc/contracts';
-import type { DbOrTx } from '@svc/db';
-import type { Caller } from '../auth/authenticate-api-key.ts';
+import type { ImageRequest, PdfRequest } from '@svc/contracts';
+import type { DbOrTx, RenderJob } from '@svc/db';
+import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
 import { reserveCredit } from '../credits/reserve-credit.ts';
 import { enqueue } from '../jobs/enqueue.ts';
-import { renderCreationRate, takeToken } from '../limits/rate-limit.ts';
+import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import type { CompletionWaiter } from './completion-waiter.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, type RenderKind } from './render-spec.ts';
 import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
-import { toJobView } from './render-job-view.ts';
 
 /** Live (queued or running) jobs allowed at once (spec part 8). */
 export const accountConcurrency = 16;
@@ -20,17 +18,16 @@ const concurrencyRetrySeconds = 1;
 const overloadRetrySeconds = 5;
 
 export interface CreateRenderOptions {
-  caller: Caller;
+  principal: Principal;
   kind: RenderKind;
   request: PdfRequest | ImageRequest;
   idempotencyKey: string | null;
-  waiter: CompletionWaiter;
 }
 
 export interface CreateRenderResult {
-  /** 200 when the job is terminal, 202 while queued or running. */
-  status: 200 | 202;
-  job: RenderJobView;
+  job: RenderJob;
+  /** Whether the job had reached a terminal state when the answer was made. */
+  finished: boolean;
 }
 
 /**
@@ -39,7 +36,7 @@ export interface CreateRenderResult {
  * wait (the default) the answer comes when the job ends or the bounded wait runs out.
  */
 export async function createRender(ctx: ServiceContext, options: CreateRenderOptions): Promise<CreateRenderResult> {
-  const { caller, kind, request, idempotencyKey } = options;
+  const { principal, kind, request, idempotencyKey } = options;
   if (idempotencyKey !== null && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) {
     throw new DomainError('invalid_request', { details: [{ field: 'Idempotency-Key', reason: 'invalid value' }] });
   }
@@ -47,25 +44,25 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   if (request.brand_kit_id) throw notFound();
   // a saved template's version is resolved once, before validation, admission, idempotency, queueing and billing
   const saved = request.template_id
-    ? await resolveTemplateVersion(ctx, { accountId: caller.accountId, templateId: request.template_id, version: request.version })
+    ? await resolveTemplateVersion(ctx, { accountId: principal.accountId, templateId: request.template_id, version: request.version })
     : undefined;
   const spec = await buildRenderSpec(kind, request, saved);
 
-  const replayed = idempotencyKey ? await findReplay(ctx.db, caller.accountId, kind, idempotencyKey, spec.fingerprint) : null;
+  const replayed = idempotencyKey ? await findReplay(ctx.db, principal.accountId, kind, idempotencyKey, spec.fingerprint) : null;
   const now = ctx.clock();
   const jobId =
     replayed ??
     (await (async () => {
-      await takeToken(ctx.db, `render:${caller.keyId}`, renderCreationRate, now);
+      await takeRateToken(ctx.db, 'render_creation', principalSubject(principal), now);
       if (await backlogFull(ctx.db, ctx.config.maxRenderBacklog)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
       return admit(ctx, options, spec, now, saved);
     })());
 
   if (request.wait !== false) {
-    await options.waiter.wait(jobId, ctx.config.renderWaitMs, async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } })));
+    await ctx.completions.wait(jobId, ctx.config.renderWaitMs, async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } })));
   }
   const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
-  return { status: isTerminal(job) ? 200 : 202, job: await toJobView(ctx, job) };
+  return { job, finished: isTerminal(job) };
 }
 
 /** Whether the queue already holds `bound` jobs; counts no further than that. */
@@ -93,36 +90,38 @@ async function admit(
   now: Date,
   saved: ResolvedTemplateVersion | undefined,
 ): Promise<string> {
-  const { caller, kind, request, idempotencyKey } = options;
+  const { principal, kind, request, idempotencyKey } = options;
+  const keyId = keyIdOf(principal);
   return ctx.db.$transaction(async (tx) => {
     // serialises admissions of one account: concurrency counts and idempotency keys cannot race
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${caller.accountId} FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${principal.accountId} FOR UPDATE`;
     if (idempotencyKey) {
-      const replay = await findReplay(tx, caller.accountId, kind, idempotencyKey, spec.fingerprint);
+      const replay = await findReplay(tx, principal.accountId, kind, idempotencyKey, spec.fingerprint);
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
+    // a session's "key" count is the account's jobs made without a key (README: principals)
     const [live] = await tx.$queryRaw<{ account: number; key: number }[]>`
-      SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id = ${caller.keyId}))::int AS key
-        FROM render_jobs WHERE account_id = ${caller.accountId} AND status IN ('queued', 'running')`;
+      SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
+        FROM render_jobs WHERE account_id = ${principal.accountId} AND status IN ('queued', 'running')`;
     if ((live?.account ?? 0) >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
     if ((live?.key ?? 0) >= keyConcurrency) {
       throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
     }
 
     const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
-    await reserveCredit(tx, { accountId: caller.accountId, plan: caller.plan, jobId, keyId: caller.keyId, overageCap: caller.monthlyOverageCap, now });
+    await reserveCredit(tx, { accountId: principal.accountId, plan: principal.plan, jobId, keyId, overageCap: overageCapOf(principal), now });
     const filename = request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id));
     // the job and its input in one statement
     await tx.$executeRaw`
       WITH job AS (
         INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, options, created_at)
-        VALUES (${jobId}, ${caller.accountId}, ${caller.keyId}, ${kind}::"RenderKind", ${request.reference ?? null}, ${filename},
+        VALUES (${jobId}, ${principal.accountId}, ${keyId}, ${kind}::"RenderKind", ${request.reference ?? null}, ${filename},
                 ${spec.template?.id ?? null}, ${spec.template?.version ?? null}, ${JSON.stringify(spec.options)}::jsonb, ${now})
         RETURNING id)
       INSERT INTO render_inputs (job_id, html) SELECT id, ${spec.html} FROM job`;
     if (idempotencyKey) {
-      await tx.idempotencyRecord.create({ data: { accountId: caller.accountId, kind, key: idempotencyKey, fingerprint: spec.fingerprint, jobId, createdAt: now } });
+      await tx.idempotencyRecord.create({ data: { accountId: principal.accountId, kind, key: idempotencyKey, fingerprint: spec.fingerprint, jobId, createdAt: now } });
     }
     await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
     return jobId;

@@ -1,7 +1,6 @@
 import type { RenderJob as RenderJobView } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { fileStore } from '../storage/file-store.ts';
 import { findOwnedRender, type GetRenderOptions } from './get-render.ts';
 import { toJobView } from './render-job-view.ts';
 
@@ -17,7 +16,7 @@ export async function deleteRender(ctx: ServiceContext, options: GetRenderOption
   if (job.status === 'queued' || job.status === 'running') throw new DomainError('job_not_finished');
   if (job.status === 'succeeded') {
     if (job.removedReason === null) {
-      if (job.storageKey) await fileStore(ctx.config.filesDir).remove(job.storageKey);
+      if (job.storageKey) await ctx.storage.remove(job.storageKey);
       await ctx.db.renderJob.updateMany({ where: { id: job.id, removedReason: null }, data: { removedReason: 'deleted' } });
     }
   } else if (job.hiddenAt === null) {

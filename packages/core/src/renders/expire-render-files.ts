@@ -1,12 +1,10 @@
 import type { ServiceContext } from '../shared/context.ts';
-import { fileStore } from '../storage/file-store.ts';
 
 /**
  * Retention: removes files past their expiry, then marks them expired (the file goes
  * before the marker, so a crash in between only repeats the removal).
  */
 export async function expireRenderFiles(ctx: ServiceContext): Promise<number> {
-  const store = fileStore(ctx.config.filesDir);
   let expired = 0;
   for (;;) {
     const due = await ctx.db.renderJob.findMany({
@@ -16,7 +14,7 @@ export async function expireRenderFiles(ctx: ServiceContext): Promise<number> {
     });
     if (due.length === 0) return expired;
     for (const job of due) {
-      if (job.storageKey) await store.remove(job.storageKey);
+      if (job.storageKey) await ctx.storage.remove(job.storageKey);
       const marked = await ctx.db.renderJob.updateMany({ where: { id: job.id, removedReason: null }, data: { removedReason: 'expired' } });
       expired += marked.count;
     }

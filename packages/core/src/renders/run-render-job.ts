@@ -1,21 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { RenderImageInput, RenderOutput, RenderPdfInput } from '@svc/renderer';
+import { isRenderFailure, type RenderEngine, type RenderOutput } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { fileStore } from '../storage/file-store.ts';
 import { extensionOf } from './filename.ts';
 import { finishRender } from './finish-render.ts';
-import { loadRenderer } from './renderer-modules.ts';
 import type { RenderOptions } from './render-spec.ts';
-
-/** What the worker renders with; the Chromium pool of @svc/renderer implements it. */
-export interface RenderEngine {
-  renderPdf(input: RenderPdfInput): Promise<RenderOutput>;
-  renderImage(input: RenderImageInput): Promise<RenderOutput>;
-}
 
 export interface RunRenderJobOptions {
   jobId: string;
-  engine: RenderEngine;
 }
 
 /**
@@ -24,13 +15,14 @@ export interface RunRenderJobOptions {
  * finishes the job. A failure of the render fails the job and releases its credit; a
  * crash of this process leaves the lease to expire, and recovery takes the job up again.
  */
-export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRenderJobOptions): Promise<void> {
+export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobOptions): Promise<void> {
   const job = await claim(ctx, jobId);
   if (!job) return;
   const finish = (outcome: Parameters<typeof finishRender>[1]['outcome']) =>
     ctx.db.$transaction((tx) => finishRender(tx, { jobId, attempt: job.attempts, outcome, now: ctx.clock() }));
 
   if (job.attempts > ctx.config.maxRenderAttempts) {
+    ctx.logger.error('render job failed', { jobId, category: 'internal_failure', code: 'attempts_exhausted', attempts: job.attempts });
     await finish({ status: 'failed', category: 'internal_failure', code: 'attempts_exhausted' });
     return;
   }
@@ -39,19 +31,19 @@ export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRe
     return;
   }
 
-  const { RenderError } = await loadRenderer();
   let output: RenderOutput;
   try {
-    output = await render(engine, job.html, job.options, ctx.config.renderTimeoutMs);
+    output = await render(ctx.renderEngine, job.html, job.options, ctx.config.renderTimeoutMs);
   } catch (error) {
-    if (!(error instanceof RenderError)) throw error;
+    if (!isRenderFailure(error)) throw error;
+    // the message is the renderer's own text about the failure, never customer content
+    ctx.logger.warn('render job failed', { jobId, category: error.category, code: error.code, error: error.message });
     await finish({ status: 'failed', category: error.category, code: error.code });
     return;
   }
 
   const storageKey = `${job.accountId}/${job.id}-${job.attempts}.${extensionOf[output.mediaType] ?? 'bin'}`;
-  const store = fileStore(ctx.config.filesDir);
-  await store.put(storageKey, output.bytes);
+  await ctx.storage.put(storageKey, output.bytes, { contentType: output.mediaType });
   const now = ctx.clock();
   const finished = await finish({
     status: 'succeeded',
@@ -64,7 +56,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId, engine }: RunRe
     },
   });
   // another claimer finished the job meanwhile: this copy of the file belongs to nobody
-  if (!finished) await store.remove(storageKey);
+  if (!finished) await ctx.storage.remove(storageKey);
 }
 
 interface ClaimedJob {

@@ -17,6 +17,7 @@
 // <style> blocks) become the new canvas size, and the svc-canvas meta declares it.
 import { type HTMLElement, parse } from 'node-html-parser';
 import { DomainError } from '../shared/errors.ts';
+import type { Clock } from '../shared/context.ts';
 import type { Canvas } from './canvas.ts';
 import { type Declaration, parseDeclarations, pixels, px, scalePixels, serializeDeclarations } from './css-declarations.ts';
 
@@ -37,7 +38,7 @@ interface Box {
 export type AdaptOutcome = { source: string } | { error: 'resize_source_unsupported' | 'resize_no_layout' };
 
 /** Adapts one parsed canvas source to each target size; throws resize_timeout past the deadline. */
-export function adaptCanvasSource(source: string, canvas: Canvas, targets: readonly Canvas[], deadline: number): AdaptOutcome[] {
+export function adaptCanvasSource(source: string, canvas: Canvas, targets: readonly Canvas[], bound: { clock: Clock; deadline: number }): AdaptOutcome[] {
   const root = parse(source, { comment: true, blockTextElements: { script: true, noscript: true, style: true, pre: true } });
   const elements = root.querySelectorAll('*');
   if (elements.length > maxElements) throw new DomainError('resize_timeout');
@@ -47,7 +48,7 @@ export function adaptCanvasSource(source: string, canvas: Canvas, targets: reado
   if (boxes.length === 0) return targets.map(() => ({ error: 'resize_no_layout' }));
 
   return targets.map((target) => {
-    if (Date.now() > deadline) throw new DomainError('resize_timeout');
+    if (bound.clock().getTime() > bound.deadline) throw new DomainError('resize_timeout');
     const scale = Math.min(target.width / canvas.width, target.height / canvas.height);
     const placed = new Map<Box, { width: number; height: number }>();
     const boxOf = new Map(boxes.map((box) => [box.element, box]));

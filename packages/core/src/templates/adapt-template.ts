@@ -1,5 +1,5 @@
 import type { TemplateAdaptRequest, TemplateAdaptResponse } from '@svc/contracts';
-import type { Caller } from '../auth/authenticate-api-key.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { adaptCanvasSource } from './adapt-layout.ts';
@@ -11,7 +11,7 @@ import { takePreviewToken } from './preview-template.ts';
 export const adaptTimeMs = 2_000;
 
 export interface AdaptTemplateOptions {
-  caller: Caller;
+  principal: Principal;
   request: TemplateAdaptRequest;
 }
 
@@ -20,15 +20,15 @@ export interface AdaptTemplateOptions {
  * uses the preview rate limit. A source without a valid svc-canvas meta answers
  * resize_source_unsupported for every size; one without positioned elements resize_no_layout.
  */
-export async function adaptTemplate(ctx: ServiceContext, { caller, request }: AdaptTemplateOptions): Promise<TemplateAdaptResponse> {
-  await takePreviewToken(ctx, caller);
+export async function adaptTemplate(ctx: ServiceContext, { principal, request }: AdaptTemplateOptions): Promise<TemplateAdaptResponse> {
+  await takePreviewToken(ctx, principal);
   if (Buffer.byteLength(request.source, 'utf8') > maxSourceBytes) {
     throw new DomainError('template_source_limit', { details: [{ field: 'source', reason: 'Use a shorter value.' }] });
   }
   const declared = readCanvas(request.source);
   const outcomes =
     declared.kind === 'canvas'
-      ? adaptCanvasSource(request.source, declared.canvas, request.sizes, Date.now() + adaptTimeMs)
+      ? adaptCanvasSource(request.source, declared.canvas, request.sizes, { clock: ctx.clock, deadline: ctx.clock().getTime() + adaptTimeMs })
       : request.sizes.map(() => ({ error: 'resize_source_unsupported' as const }));
   return {
     sizes: request.sizes.map((size, index) => {

@@ -18,9 +18,6 @@ export const failuresToDisable = 50;
  */
 export const attemptLeaseMs = 60_000;
 
-/** Completed tests per destination: one per minute. */
-export const testIntervalMs = 60_000;
-
 /** The delivery log keeps attempts (and finished deliveries) this long. */
 export const deliveryLogRetentionMs = 30 * 24 * 3_600_000;
 

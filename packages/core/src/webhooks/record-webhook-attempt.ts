@@ -1,5 +1,6 @@
 import type { EgressPostResult } from '../egress/egress-post.ts';
 import { enqueue } from '../jobs/enqueue.ts';
+import { spendRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { ClaimedAttempt } from './claim-webhook-attempt.ts';
 import { deliveryJobKey, failuresToDisable, nextAttemptAt } from './delivery-rules.ts';
@@ -35,6 +36,7 @@ export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAt
     if (next) await enqueue(tx, 'webhook_attempt', { delivery_id: claim.deliveryId }, { runAt: next, jobKey: deliveryJobKey(claim.deliveryId) });
     if (claim.isTest) {
       await tx.webhook.updateMany({ where: { id: claim.webhookId }, data: { lastDeliveryAt: now } });
+      await spendRateToken(tx, 'webhook_test', claim.webhookId, now);
     } else if (delivered) {
       await tx.webhook.updateMany({ where: { id: claim.webhookId }, data: { lastDeliveryAt: now, failureCount: 0 } });
     } else {

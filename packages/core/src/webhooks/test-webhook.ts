@@ -1,15 +1,16 @@
 import type { WebhookTest } from '@svc/contracts';
 import { enqueue } from '../jobs/enqueue.ts';
+import { checkRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { deliveryJobKey, testIntervalMs } from './delivery-rules.ts';
+import { deliveryJobKey } from './delivery-rules.ts';
 import { eventBody, sampleJob } from './event-body.ts';
 import { visibleStatus } from './webhook-attempt-view.ts';
 import { lockOwnedWebhook, type OwnedWebhook } from './webhook-view.ts';
 
 /** How long the request waits for the attempt: the receiver's 10 s and room for the queue. */
 export const testWaitMs = 12_000;
+const testPollMs = 150;
 
 export interface TestWebhookOptions extends OwnedWebhook {
   waitMs?: number;
@@ -36,13 +37,8 @@ export async function testWebhook(ctx: ServiceContext, options: TestWebhookOptio
       select: { id: true },
     });
     if (waiting) return waiting.id;
-    const last = await tx.webhookDelivery.findFirst({
-      where: { webhookId: webhook.id, isTest: true, finishedAt: { not: null } },
-      orderBy: { finishedAt: 'desc' },
-      select: { finishedAt: true },
-    });
-    const since = last?.finishedAt ? now.getTime() - last.finishedAt.getTime() : Number.POSITIVE_INFINITY;
-    if (since < testIntervalMs) throw new DomainError('rate_limited', { retryAfterSeconds: Math.ceil((testIntervalMs - since) / 1000) });
+    // a test's token is spent when it completes (recordWebhookAttempt): the limit counts completed tests
+    await checkRateToken(tx, 'webhook_test', webhook.id, now);
     const eventId = newId('evt_');
     const delivery = await tx.webhookDelivery.create({
       data: {
@@ -63,8 +59,7 @@ export async function testWebhook(ctx: ServiceContext, options: TestWebhookOptio
 }
 
 async function waitForTest(ctx: ServiceContext, deliveryId: string, waitMs: number): Promise<TestWebhookResult> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
+  for (let waited = 0; ; waited += testPollMs) {
     const delivery = await ctx.db.webhookDelivery.findUnique({
       where: { id: deliveryId },
       select: { state: true, attemptRecords: { orderBy: { createdAt: 'desc' }, take: 1, select: { statusCode: true } } },
@@ -72,7 +67,7 @@ async function waitForTest(ctx: ServiceContext, deliveryId: string, waitMs: numb
     if (delivery && (delivery.state === 'delivered' || delivery.state === 'failed')) {
       return { status: 200, body: { status_code: visibleStatus(delivery.attemptRecords[0]?.statusCode ?? null), delivered: delivery.state === 'delivered' } };
     }
-    if (!delivery || Date.now() >= deadline) return { status: 202, body: { status_code: null, delivered: false } };
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    if (!delivery || waited >= waitMs) return { status: 202, body: { status_code: null, delivered: false } };
+    await new Promise((resolve) => setTimeout(resolve, testPollMs));
   }
 }

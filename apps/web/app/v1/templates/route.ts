@@ -2,12 +2,12 @@ import { createTemplate, listTemplates } from '@svc/contracts';
 import * as core from '@svc/core';
 import { handle } from '../../../src/http/handle.ts';
 
-export const POST = handle(createTemplate, async ({ ctx, caller, body }) => ({
+export const POST = handle(createTemplate, async ({ ctx, principal, body }) => ({
   status: 201,
-  body: await core.createTemplate(ctx, { accountId: caller.accountId, request: body }),
+  body: await core.createTemplate(ctx, { accountId: principal.accountId, request: body }),
 }));
 
-export const GET = handle(listTemplates, async ({ ctx, caller, query }) => ({
+export const GET = handle(listTemplates, async ({ ctx, principal, query }) => ({
   status: 200,
-  body: await core.listTemplates(ctx, { accountId: caller.accountId, ...query }),
+  body: await core.listTemplates(ctx, { accountId: principal.accountId, ...query }),
 }));

@@ -2,12 +2,12 @@ import { createWebhook, listWebhooks } from '@svc/contracts';
 import * as core from '@svc/core';
 import { handle } from '../../../src/http/handle.ts';
 
-export const POST = handle(createWebhook, async ({ ctx, caller, body }) => ({
+export const POST = handle(createWebhook, async ({ ctx, principal, body }) => ({
   status: 201,
-  body: await core.createWebhook(ctx, { accountId: caller.accountId, request: body }),
+  body: await core.createWebhook(ctx, { accountId: principal.accountId, request: body }),
 }));
 
-export const GET = handle(listWebhooks, async ({ ctx, caller }) => ({
+export const GET = handle(listWebhooks, async ({ ctx, principal }) => ({
   status: 200,
-  body: await core.listWebhooks(ctx, { accountId: caller.accountId }),
+  body: await core.listWebhooks(ctx, { accountId: principal.accountId }),
 }));

@@ -2,7 +2,7 @@ import { listWebhookDeliveries } from '@svc/contracts';
 import * as core from '@svc/core';
 import { handle } from '../../../../../src/http/handle.ts';
 
-export const GET = handle(listWebhookDeliveries, async ({ ctx, caller, params }) => ({
+export const GET = handle(listWebhookDeliveries, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.listWebhookDeliveries(ctx, { accountId: caller.accountId, webhookId: params.webhook_id ?? '' }),
+  body: await core.listWebhookDeliveries(ctx, { accountId: principal.accountId, webhookId: params.webhook_id ?? '' }),
 }));

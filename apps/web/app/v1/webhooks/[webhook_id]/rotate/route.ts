@@ -2,7 +2,7 @@ import { rotateWebhookSecret } from '@svc/contracts';
 import * as core from '@svc/core';
 import { handle } from '../../../../../src/http/handle.ts';
 
-export const POST = handle(rotateWebhookSecret, async ({ ctx, caller, params }) => ({
+export const POST = handle(rotateWebhookSecret, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.rotateWebhookSecret(ctx, { accountId: caller.accountId, webhookId: params.webhook_id ?? '' }),
+  body: await core.rotateWebhookSecret(ctx, { accountId: principal.accountId, webhookId: params.webhook_id ?? '' }),
 }));

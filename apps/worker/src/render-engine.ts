@@ -1,0 +1,30 @@
+import type { Logger, RenderEngine } from '@svc/core';
+import { Renderer } from '@svc/renderer';
+
+export interface WorkerRenderEngine extends RenderEngine {
+  /** Starts the browser now, so the first render finds it warm. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The worker's Chromium pool behind the engine port, started on first use and after a failed start. */
+export function chromiumEngine(options: { renderTimeoutMs: number; logger: Logger }): WorkerRenderEngine {
+  let renderer: Promise<Renderer> | null = null;
+  const started = () => {
+    renderer ??= Renderer.start({ renderTimeoutMs: options.renderTimeoutMs }).catch((error: unknown) => {
+      renderer = null;
+      throw error;
+    });
+    return renderer;
+  };
+  return {
+    renderPdf: async (input) => (await started()).renderPdf(input),
+    renderImage: async (input) => (await started()).renderImage(input),
+    start: async () => {
+      await started();
+    },
+    close: async () => {
+      if (renderer) await (await renderer.catch(() => null))?.close();
+    },
+  };
+}

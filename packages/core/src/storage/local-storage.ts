@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, normalize, resolve, sep } from 'node:path';
+import type { ObjectStorage, StoredObject } from '../ports/object-storage.ts';
+
+/**
+ * Files on the local disk under one root (SVC_DATA_DIR/files): the default driver, for one
+ * machine or a shared mount. Writes are atomic (a temporary file, then rename).
+ */
+export class LocalStorage implements ObjectStorage {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = resolve(root);
+  }
+
+  #path(key: string): string {
+    const path = normalize(join(this.#root, key));
+    if (!path.startsWith(this.#root + sep)) throw new Error('storage key escapes the store');
+    return path;
+  }
+
+  async put(key: string, bytes: Uint8Array): Promise<void> {
+    const path = this.#path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temporary, bytes);
+    await rename(temporary, path);
+  }
+
+  async open(key: string): Promise<StoredObject | null> {
+    const path = this.#path(key);
+    const found = await stat(path).catch(() => null);
+    if (!found?.isFile()) return null;
+    return { stream: createReadStream(path), byteSize: found.size };
+  }
+
+  async remove(key: string): Promise<void> {
+    await rm(this.#path(key), { force: true });
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await stat(this.#path(key)).catch(() => null))?.isFile() ?? false;
+  }
+}
