@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { Db } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 
 const settingKey = 'download_signing_secret';
-const cache = new Map<string, string>();
+/** Per database client: a process that talks to two databases (tests) never mixes their secrets. */
+const cache = new WeakMap<Db, string>();
 
 /**
  * The secret that signs download links: SVC_SIGNING_SECRET when set, otherwise one
@@ -10,10 +12,10 @@ const cache = new Map<string, string>();
  */
 export async function signingSecret(ctx: ServiceContext): Promise<string> {
   if (ctx.config.signingSecret) return ctx.config.signingSecret;
-  const cached = cache.get(settingKey);
+  const cached = cache.get(ctx.db);
   if (cached) return cached;
   await ctx.db.serviceSetting.createMany({ data: [{ key: settingKey, value: randomBytes(32).toString('hex') }], skipDuplicates: true });
   const { value } = await ctx.db.serviceSetting.findUniqueOrThrow({ where: { key: settingKey } });
-  cache.set(settingKey, value);
+  cache.set(ctx.db, value);
   return value;
 }
