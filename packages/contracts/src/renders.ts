@@ -1,10 +1,27 @@
+import {
+  imageRange,
+  isLength,
+  isPageProblem,
+  javascriptModes,
+  maxHeaderFooterChars,
+  maxPageInches,
+  maxPdfMetadataChars,
+  maxRawHtmlBytes,
+  maxSelectedPages,
+  maxTemplateSourceBytes,
+  pageGeometry,
+  pageIdPattern,
+  paperFormats,
+  pdfPasswordBytes,
+  pdfScale,
+  utf8Bytes,
+  viewportRange,
+} from '@svc/rules';
 import { z } from 'zod';
 import { Cursor, idSchema, Timestamp } from './common.ts';
 import { named } from './registry.ts';
 
-export const maxRawHtmlBytes = 5_242_880;
-export const maxTemplateSourceBytes = 1_048_576;
-export const maxTemplateDataBytes = 1_048_576;
+export { maxRawHtmlBytes, maxTemplateDataBytes, maxTemplateSourceBytes } from '@svc/rules';
 /**
  * Body limit of render creation. JSON escaping can grow a 5 MiB document (quotes and
  * control characters become two to six bytes), so the body may be larger than the html
@@ -13,7 +30,6 @@ export const maxTemplateDataBytes = 1_048_576;
 export const renderBodyLimit = 16 * 1024 * 1024;
 
 const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
-const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 export const Reference = z
   .string()
@@ -29,60 +45,60 @@ export const Filename = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/)
   .refine((value) => !value.endsWith(' ') && !value.includes('..'), { message: 'filename rule' });
 
-export const PageId = z.string().regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/);
+export const PageId = z.string().regex(pageIdPattern);
 export const Pages = z
   .array(PageId)
   .min(1)
-  .max(100)
+  .max(maxSelectedPages)
   .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate page ids' });
 
-/** A length with unit: a number with up to 4 decimals followed by px, in, cm or mm. */
-const lengthPattern = /^(?:\d{1,6}(?:\.\d{1,4})?|\.\d{1,4})(?:px|in|cm|mm)$/;
-const PositiveLength = z
-  .string()
-  .regex(lengthPattern)
-  .refine((value) => Number.parseFloat(value) > 0, { message: 'must be positive' });
-const NonNegativeLength = z.string().regex(lengthPattern);
+const lengthDescription =
+  'A number with up to six integer digits and up to four decimals (".5mm" and "0.5mm" alike), directly followed by px, in, ' +
+  'cm or mm in lowercase; no sign, exponent or whitespace.';
+const PageLength = z.string().refine(isLength, { message: 'not a length' }).meta({
+  description: `${lengthDescription} Positive, at most ${maxPageInches} inches (the PDF page limit).`,
+});
+const MarginLength = z.string().refine(isLength, { message: 'not a length' }).meta({
+  description: `${lengthDescription} Opposite margins together must leave a printable area.`,
+});
 
-export const pdfFormats = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Ledger', 'Tabloid'] as const;
+export const pdfFormats = paperFormats;
 
 export const PdfOptions = named(
   'PdfOptions',
   z
     .strictObject({
       format: z.enum(pdfFormats).optional(),
-      width: PositiveLength.optional(),
-      height: PositiveLength.optional(),
+      width: PageLength.optional(),
+      height: PageLength.optional(),
       margins: z
         .strictObject({
-          top: NonNegativeLength.optional(),
-          right: NonNegativeLength.optional(),
-          bottom: NonNegativeLength.optional(),
-          left: NonNegativeLength.optional(),
+          top: MarginLength.optional(),
+          right: MarginLength.optional(),
+          bottom: MarginLength.optional(),
+          left: MarginLength.optional(),
         })
         .optional(),
       landscape: z.boolean().optional(),
       print_background: z.boolean().optional(),
-      scale: z.number().min(0.1).max(2).optional(),
+      scale: z.number().min(pdfScale.min).max(pdfScale.max).optional(),
       display_header_footer: z.boolean().optional(),
-      header_template: z.string().max(100_000).optional(),
-      footer_template: z.string().max(100_000).optional(),
-      title: z.string().max(256).optional(),
-      author: z.string().max(256).optional(),
-      subject: z.string().max(256).optional(),
+      header_template: z.string().max(maxHeaderFooterChars).optional(),
+      footer_template: z.string().max(maxHeaderFooterChars).optional(),
+      title: z.string().max(maxPdfMetadataChars).optional(),
+      author: z.string().max(maxPdfMetadataChars).optional(),
+      subject: z.string().max(maxPdfMetadataChars).optional(),
       password: z
         .string()
         .min(1)
-        .refine((value) => utf8Bytes(value) <= 127, { message: 'at most 127 bytes' })
+        .refine((value) => utf8Bytes(value) <= pdfPasswordBytes.max, { message: 'at most 127 bytes' })
         .optional(),
     })
     .superRefine((pdf, context) => {
-      if (pdf.format && (pdf.width || pdf.height)) {
-        context.addIssue({ code: 'custom', path: [pdf.width ? 'width' : 'height'], message: 'format excludes width and height' });
-      }
-      if (Boolean(pdf.width) !== Boolean(pdf.height)) {
-        context.addIssue({ code: 'custom', path: [pdf.width ? 'height' : 'width'], message: 'width and height go together', input: undefined });
-      }
+      // the same geometry the renderer prints with: a page it could not lay out is refused here
+      const geometry = pageGeometry(pdf);
+      if (!isPageProblem(geometry) || geometry.problem === 'not_a_length') return;
+      context.addIssue({ code: 'custom', path: geometry.path, message: geometry.problem });
     }),
 );
 export type PdfOptions = z.infer<typeof PdfOptions>;
@@ -90,22 +106,22 @@ export type PdfOptions = z.infer<typeof PdfOptions>;
 export const Viewport = named(
   'Viewport',
   z.strictObject({
-    width: z.int().min(320).max(7680).optional(),
-    height: z.int().min(200).max(4320).optional(),
-    device_scale_factor: z.number().min(1).max(3).optional(),
+    width: z.int().min(viewportRange.width.min).max(viewportRange.width.max).optional(),
+    height: z.int().min(viewportRange.height.min).max(viewportRange.height.max).optional(),
+    device_scale_factor: z.number().min(viewportRange.deviceScaleFactor.min).max(viewportRange.deviceScaleFactor.max).optional(),
   }),
 );
 
-export const JavaScriptOptions = z.strictObject({ mode: z.enum(['disabled', 'enabled']) });
+export const JavaScriptOptions = z.strictObject({ mode: z.enum(javascriptModes) });
 
 export const ImageOptions = named(
   'ImageOptions',
   z
     .strictObject({
       format: z.enum(['png', 'jpeg', 'webp']),
-      width: z.int().min(320).max(7680).optional(),
-      height: z.int().min(200).max(4320).optional(),
-      quality: z.int().min(1).max(100).optional(),
+      width: z.int().min(imageRange.width.min).max(imageRange.width.max).optional(),
+      height: z.int().min(imageRange.height.min).max(imageRange.height.max).optional(),
+      quality: z.int().min(imageRange.quality.min).max(imageRange.quality.max).optional(),
       transparent: z.boolean().optional(),
     })
     .superRefine((image, context) => {

@@ -1,3 +1,4 @@
+import { canvasRange, maxTemplateOutputChars } from '@svc/rules';
 // Saved templates (spec 2.5): request and response shapes. Operations are in template-operations.ts.
 import { z } from 'zod';
 import { idSchema, Timestamp } from './common.ts';
@@ -11,7 +12,7 @@ export const maxTemplateTags = 20;
 export const maxTagChars = 40;
 export const maxSavedSizes = 20;
 export const maxAdaptSizes = 20;
-export const maxPreviewHtmlChars = 5_242_880;
+export const maxPreviewHtmlChars = maxTemplateOutputChars;
 /** Body limits: a write carries a 1 MiB source, a schema and up to 4 MiB of sizes, with room for JSON escaping. */
 export const templateWriteBodyLimit = 8 * 1024 * 1024;
 export const templateRenameBodyLimit = 64 * 1024;
@@ -20,8 +21,8 @@ export const templateAdaptBodyLimit = 4 * 1024 * 1024;
 
 const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
 export const sizeIdPattern = /^[a-z0-9][a-z0-9-]{0,39}$/;
-export const canvasWidth = { min: 320, max: 7680 } as const;
-export const canvasHeight = { min: 200, max: 4320 } as const;
+export const canvasWidth = canvasRange.width;
+export const canvasHeight = canvasRange.height;
 
 /** Trimmed, 1 to 120 characters; null or blank means no name (the server trims). */
 export const TemplateName = z

@@ -1,8 +1,7 @@
-// Public API of @svc/renderer (the template sandbox is exported separately as ./template).
+// Public API of @svc/renderer: the Chromium side of renders (templates are evaluated by @svc/templating).
 export { RenderError, isRenderError, type RenderErrorCategory } from './errors.ts';
 export { Renderer } from './renderer.ts';
 export { DEFAULT_CHROMIUM_PATH, headlessMode } from './browser/launch-flags.ts';
-export { findCanvasPages, type CanvasPage } from './canvas/find-canvas-pages.ts';
 export type {
   AssetResolver,
   ImageFormat,

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { inSandbox, prepareSandbox } from './browser/sandbox.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { Supervisor } from './browser/supervisor.ts';
-import { checkPageSelection } from './canvas/find-canvas-pages.ts';
+import { checkPageSelection } from './canvas/select-canvas-pages.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';

@@ -2,7 +2,9 @@
 // (spec 2.4) before calling the renderer; the renderer re-checks only what would otherwise
 // produce a wrong artifact silently.
 
-export type PaperFormat = 'A0' | 'A1' | 'A2' | 'A3' | 'A4' | 'A5' | 'A6' | 'Letter' | 'Legal' | 'Ledger' | 'Tabloid';
+import type { PaperFormat } from '@svc/rules';
+
+export type { PaperFormat } from '@svc/rules';
 
 export interface PdfMargins {
   top?: string;

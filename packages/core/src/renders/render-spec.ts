@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
+import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } from '@svc/rules';
 import { DomainError } from '../shared/errors.ts';
 import { evaluateSource } from '../templates/evaluate-source.ts';
 import type { ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 import { savedRenderInput } from '../templates/saved-render-input.ts';
-import { loadRenderer, loadTemplateEngine } from './renderer-modules.ts';
+import { canonicalJson, findCanvasPages } from '@svc/templating';
 
 export type RenderKind = 'pdf' | 'image';
 
@@ -34,22 +35,27 @@ export interface RenderSpec {
 
 /** Applies the defaults of spec 2.4, so equal requests have equal effective options. */
 export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRequest): RenderOptions {
-  const javascript = request.javascript?.mode ?? 'disabled';
+  const javascript = request.javascript?.mode ?? defaultJavascriptMode;
   if (kind === 'pdf') {
     const pdf = request as PdfRequest;
     const page = pdf.pdf ?? {};
+    const margin = pdfDefaults.margin;
     return {
       kind,
       pdf: {
         ...page,
-        ...(page.width ? {} : { format: page.format ?? 'A4' }),
-        margins: { top: '0mm', right: '0mm', bottom: '0mm', left: '0mm', ...page.margins },
-        landscape: page.landscape ?? false,
-        print_background: page.print_background ?? true,
-        scale: page.scale ?? 1,
-        display_header_footer: page.display_header_footer ?? false,
+        ...(page.width ? {} : { format: page.format ?? pdfDefaults.format }),
+        margins: { top: margin, right: margin, bottom: margin, left: margin, ...page.margins },
+        landscape: page.landscape ?? pdfDefaults.landscape,
+        print_background: page.print_background ?? pdfDefaults.print_background,
+        scale: page.scale ?? pdfDefaults.scale,
+        display_header_footer: page.display_header_footer ?? pdfDefaults.display_header_footer,
       },
-      viewport: { width: pdf.viewport?.width ?? 1280, height: pdf.viewport?.height ?? 720, device_scale_factor: pdf.viewport?.device_scale_factor ?? 1 },
+      viewport: {
+        width: pdf.viewport?.width ?? viewportDefaults.width,
+        height: pdf.viewport?.height ?? viewportDefaults.height,
+        device_scale_factor: pdf.viewport?.device_scale_factor ?? viewportDefaults.device_scale_factor,
+      },
       javascript,
       ...(pdf.pages ? { pages: pdf.pages } : {}),
     };
@@ -59,10 +65,10 @@ export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRe
     kind,
     image: {
       format: image.format,
-      width: image.width ?? 1280,
-      height: image.height ?? 720,
-      ...(image.format === 'png' ? {} : { quality: image.quality ?? 80 }),
-      transparent: image.transparent ?? false,
+      width: image.width ?? imageDefaults.width,
+      height: image.height ?? imageDefaults.height,
+      ...(image.format === 'png' ? {} : { quality: image.quality ?? imageDefaults.quality }),
+      transparent: image.transparent ?? imageDefaults.transparent,
     },
     javascript,
   };
@@ -88,7 +94,6 @@ export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | Im
   }
   const options = effectiveOptions(kind, effective);
   if (options.kind === 'pdf' && options.pages) await checkPages(html, options.pages);
-  const { canonicalJson } = await loadTemplateEngine();
   const fingerprint = createHash('sha256')
     .update(
       canonicalJson({
@@ -107,7 +112,6 @@ export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | Im
 
 /** Page ids must name canvas pages of the document (data-svc-page); unknown ids are refused. */
 async function checkPages(html: string, pages: string[]) {
-  const { findCanvasPages } = await loadRenderer();
   const known = new Set(findCanvasPages(html).map((page) => page.id));
   const details: FieldDetail[] = pages.flatMap((id, index) => (known.has(id) ? [] : [{ field: `pages.${index}`, reason: 'invalid value' as const }]));
   if (details.length > 0) throw new DomainError('invalid_request', { details });

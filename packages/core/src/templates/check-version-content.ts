@@ -1,10 +1,11 @@
+import { maxTemplateSourceBytes } from '@svc/rules';
 import { maxSavedSizes, sizeIdPattern, type SizeVariant, type SizeVariantInput, canvasHeight, canvasWidth, maxTemplateNameChars } from '@svc/contracts';
-import { loadTemplateEngine } from '../renders/renderer-modules.ts';
+import { canonicalJson, evaluateTemplate, TemplateError } from '@svc/templating';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema } from './data-schema.ts';
 
-export const maxSourceBytes = 1_048_576;
+export const maxSourceBytes = maxTemplateSourceBytes;
 /** All saved sizes of a version together, as JSON. */
 export const maxSizesBytes = 4 * 1024 * 1024;
 /** One size's data_overrides, as canonical JSON. */
@@ -42,7 +43,6 @@ export async function checkVersionContent(input: VersionContentInput): Promise<V
 /** Size limit, then a syntax check (evaluated with empty data: only syntax errors are refused here). */
 async function checkSource(source: string, field: string): Promise<void> {
   if (Buffer.byteLength(source, 'utf8') > maxSourceBytes) throw fail('template_source_limit', field, 'Use a shorter value.');
-  const { evaluateTemplate, TemplateError } = await loadTemplateEngine();
   try {
     await evaluateTemplate({ source, data: {} });
   } catch (error) {
@@ -58,7 +58,6 @@ async function checkSource(source: string, field: string): Promise<void> {
 async function checkSizes(sizes: SizeVariantInput[]): Promise<SizeVariant[]> {
   if (sizes.length > maxSavedSizes) throw fail('template_sizes_too_many', 'sizes');
   if (Buffer.byteLength(JSON.stringify(sizes), 'utf8') > maxSizesBytes) throw fail('template_sizes_too_large', 'sizes', 'Use a shorter value.');
-  const { canonicalJson } = await loadTemplateEngine();
   const seen = new Set<string>();
   const result: SizeVariant[] = [];
   for (const [index, size] of sizes.entries()) {

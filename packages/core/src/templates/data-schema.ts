@@ -8,7 +8,7 @@ import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { DomainError } from '../shared/errors.ts';
-import { dataPointerField } from './pointer.ts';
+import { cutPointer } from '@svc/rules';
 
 /** Bounds of a schema (README "Saved templates"); past them, template_schema_too_large or _complexity. */
 export const schemaLimits = {
@@ -184,7 +184,7 @@ export function validateData(validator: Validator | null, data: unknown): void {
   for (const error of validator.errors ?? []) {
     const child = childOf(error);
     const pointer = child === undefined ? error.instancePath : `${error.instancePath}/${child.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-    const detail = { field: dataPointerField(pointer), reason: keywordReasons[error.keyword] ?? 'Check this value against its data rule.' };
+    const detail = { field: `data${cutPointer(pointer)}`, reason: keywordReasons[error.keyword] ?? 'Check this value against its data rule.' };
     const key = `${detail.field}\u0000${detail.reason}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,5 +1,5 @@
 import type { FieldDetail } from '@svc/contracts';
-import { loadTemplateEngine } from '../renders/renderer-modules.ts';
+import { checkTemplateData, evaluateTemplate, TemplateError } from '@svc/templating';
 import { DomainError } from '../shared/errors.ts';
 
 /**
@@ -7,7 +7,6 @@ import { DomainError } from '../shared/errors.ts';
  * (spec 7: "data" followed by a JSON Pointer); the others at `sourceField` with line and column.
  */
 export async function evaluateSource(source: string, data: Record<string, unknown>, sourceField: string): Promise<string> {
-  const { checkTemplateData, evaluateTemplate, TemplateError } = await loadTemplateEngine();
   try {
     checkTemplateData(data);
     return (await evaluateTemplate({ source, data })).html;
@@ -26,7 +25,6 @@ export async function evaluateSource(source: string, data: Record<string, unknow
 
 /** The data limits alone (depth, collection size, bytes), checked before a schema walks the data. */
 export async function checkDataLimits(data: Record<string, unknown>): Promise<void> {
-  const { checkTemplateData, TemplateError } = await loadTemplateEngine();
   try {
     checkTemplateData(data);
   } catch (error) {

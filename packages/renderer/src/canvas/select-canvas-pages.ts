@@ -65,3 +65,12 @@ export async function locateCanvasPage(page: Page, id: string): Promise<{ x: num
 function unknownPage(): RenderError {
   return new RenderError('invalid_input', 'unknown_page', 'a requested page id is not in the document');
 }
+
+/** Requested ids must be distinct; whether they exist is checked against the live document. */
+export function checkPageSelection(ids: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new RenderError('invalid_input', 'duplicate_page', 'a page id is listed twice');
+    seen.add(id);
+  }
+}

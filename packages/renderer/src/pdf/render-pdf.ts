@@ -1,6 +1,7 @@
 // PDF capture of a loaded sandbox page: canvas page selection, then Chromium's printer with
 // the geometry and options of spec 2.4.
 import type { Page, PDFOptions } from 'puppeteer-core';
+import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { RenderError } from '../errors.ts';
 import type { PdfOptions } from '../types.ts';
@@ -8,15 +9,14 @@ import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
 /** Chromium draws its default date/title/URL header when a template is empty; spec 2.4 says empty. */
 const EMPTY_TEMPLATE = '<span></span>';
-const MAX_PASSWORD_BYTES = 127;
 
 /** Checks that need no browser, so a bad request never takes a pool slot. */
 export function preparePdf(pdf: PdfOptions): PageGeometry {
   const scale = pdf.scale ?? 1;
-  if (!(scale >= 0.1 && scale <= 2)) throw new RenderError('invalid_input', 'invalid_scale', 'pdf.scale must be within 0.1 and 2');
+  if (!(scale >= pdfScale.min && scale <= pdfScale.max)) throw new RenderError('invalid_input', 'invalid_scale', 'pdf.scale must be within 0.1 and 2');
   if (pdf.password !== undefined) {
-    const bytes = Buffer.byteLength(pdf.password, 'utf8');
-    if (bytes < 1 || bytes > MAX_PASSWORD_BYTES) throw new RenderError('invalid_input', 'invalid_password', 'pdf.password must be 1 to 127 bytes');
+    const bytes = utf8Bytes(pdf.password);
+    if (bytes < pdfPasswordBytes.min || bytes > pdfPasswordBytes.max) throw new RenderError('invalid_input', 'invalid_password', 'pdf.password must be 1 to 127 bytes');
   }
   return resolveGeometry(pdf);
 }

@@ -6,7 +6,7 @@ import {
   defaultTemplateLimits,
   evaluateTemplate,
   warmTemplateSandbox,
-} from '../src/template/index.ts';
+} from '../src/index.ts';
 import { expectRefused, refusal, render } from './template-support.ts';
 
 beforeAll(async () => {

@@ -1,3 +1,4 @@
+import { cutPointer } from '@svc/rules';
 import { TemplateError } from './errors.ts';
 import { resolveTemplateLimits, type TemplateLimits } from './limits.ts';
 
@@ -70,19 +71,7 @@ export function checkTemplateData(data: unknown, limits?: Partial<TemplateLimits
   }
 }
 
-// FieldDetail.field is "data" followed by a JSON Pointer cut at 256 UTF-8 bytes (spec part 7).
-const maxPointerBytes = 256;
-
+/** FieldDetail.field is "data" followed by a JSON Pointer cut at 256 UTF-8 bytes (spec part 7). */
 function jsonPointer(path: string[]): string {
-  const pointer = path.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
-  if (Buffer.byteLength(pointer, 'utf8') <= maxPointerBytes) return pointer;
-  let cut = '';
-  let bytes = 0;
-  for (const char of pointer) {
-    const size = Buffer.byteLength(char, 'utf8');
-    if (bytes + size > maxPointerBytes) break;
-    cut += char;
-    bytes += size;
-  }
-  return cut;
+  return cutPointer(path.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join(''));
 }

@@ -1,3 +1,5 @@
+import { maxTemplateDataBytes, maxTemplateOutputChars, maxTemplateSourceBytes } from '@svc/rules';
+
 export interface TemplateLimits {
   /** UTF-8 bytes of template source (spec 2.4, 8). */
   sourceBytes: number;
@@ -25,11 +27,11 @@ export interface TemplateLimits {
 }
 
 export const defaultTemplateLimits: Readonly<TemplateLimits> = Object.freeze({
-  sourceBytes: 1_048_576,
-  dataBytes: 1_048_576,
+  sourceBytes: maxTemplateSourceBytes,
+  dataBytes: maxTemplateDataBytes,
   dataDepth: 32,
   dataCollection: 10_000,
-  outputChars: 5_242_880,
+  outputChars: maxTemplateOutputChars,
   timeMs: 1_000,
   memoryBytes: 64 * 1024 * 1024,
   renderDepth: 100,

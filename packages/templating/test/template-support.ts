@@ -1,6 +1,6 @@
 // Helpers shared by the template sandbox tests.
 import { expect } from 'vitest';
-import { TemplateError, evaluateTemplate, type EvaluateTemplateInput, type TemplateErrorCode } from '../src/template/index.ts';
+import { TemplateError, evaluateTemplate, type EvaluateTemplateInput, type TemplateErrorCode } from '../src/index.ts';
 
 export async function render(source: string, data: Record<string, unknown> = {}, limits?: EvaluateTemplateInput['limits']): Promise<string> {
   const { html } = await evaluateTemplate({ source, data, ...(limits ? { limits } : {}) });

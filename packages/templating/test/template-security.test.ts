@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   TemplateError,
   warmTemplateSandbox,
-} from '../src/template/index.ts';
+} from '../src/index.ts';
 import { expectRefused, refusal, render } from './template-support.ts';
 
 /** Own property names and a probe of Object.prototype, to prove nothing reached the host. */

@@ -71,6 +71,7 @@ export type { FieldReason, TemplateErrorCode, TemplateErrorDetail } from './erro
 export { defaultTemplateLimits, resolveTemplateLimits } from './limits.ts';
 export type { TemplateLimits } from './limits.ts';
 export { canonicalJson, checkTemplateData } from './data.ts';
+export { type CanvasPage, findCanvasPages } from './canvas-pages.ts';
 
 export interface EvaluateTemplateInput {
   source: string;

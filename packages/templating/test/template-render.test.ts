@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { evaluateTemplate, warmTemplateSandbox } from '../src/template/index.ts';
+import { evaluateTemplate, warmTemplateSandbox } from '../src/index.ts';
 import { render } from './template-support.ts';
 
 beforeAll(async () => {

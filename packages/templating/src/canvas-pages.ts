@@ -3,8 +3,6 @@
 // page ids without a browser. It follows the HTML tokenizer closely enough to agree with the
 // DOM: comments, raw-text elements (script, style, textarea ...) and <template> contents hold
 // no elements; the first of repeated attributes wins; character references are decoded.
-import { RenderError } from '../errors.ts';
-
 export interface CanvasPage {
   id: string;
   name: string | null;
@@ -55,15 +53,6 @@ export function findCanvasPages(html: string): CanvasPage[] {
     else if (RAW_TEXT.has(tag.name)) index = rawTextEnd(html, tag.name, index);
   }
   return pages;
-}
-
-/** Requested ids must be distinct; whether they exist is checked against the live document. */
-export function checkPageSelection(ids: readonly string[]): void {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) throw new RenderError('invalid_input', 'duplicate_page', 'a page id is listed twice');
-    seen.add(id);
-  }
 }
 
 interface Tag {

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 /** The limits the worker enforces itself; size limits on inputs are checked before dispatch. */
@@ -49,7 +50,19 @@ interface Slot {
   ready: boolean;
 }
 
-const workerUrl = new URL('./sandbox-worker.mjs', import.meta.url);
+// The worker script runs from this package's files on disk, never from a bundle: the web app's
+// bundler inlines this module into its own chunks (so import.meta.url names the chunk) and
+// could not bundle the script's WebAssembly. The file is found through the package's exports,
+// by a name built at run time so no bundler follows it.
+// (process.getBuiltinModule keeps the bundler's own require shim out of the lookup.)
+let workerUrl: URL | undefined;
+function sandboxWorkerUrl(): URL {
+  if (!workerUrl) {
+    const { createRequire } = process.getBuiltinModule('node:module');
+    workerUrl = pathToFileURL(createRequire(import.meta.url).resolve(['@svc/templating', 'sandbox-worker'].join('/')));
+  }
+  return workerUrl;
+}
 
 /**
  * Worker threads that run sandboxed evaluations one at a time each. Idle workers are unref'd,
@@ -91,7 +104,7 @@ export class SandboxPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerUrl, {
+    const worker = new Worker(sandboxWorkerUrl(), {
       execArgv: [],
       env: {},
       // 32 MiB of native stack, far above QuickJS's own 512 KiB limit (see sandbox-worker.mjs).

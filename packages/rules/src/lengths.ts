@@ -1,0 +1,22 @@
+// PDF lengths of spec 2.4: "a number (up to 4 decimals) followed by px, in, cm or mm".
+//
+// The one reading of that rule: up to six integer digits, an optional fraction of one to
+// four digits, and a lowercase unit, nothing else. ".5mm" (no integer part, as CSS writes it)
+// is a length; "1." (a dot with no digits), exponents ("1e2mm"), signs ("+1mm", "-1mm"),
+// whitespace anywhere, other units and other case ("1MM") are not.
+
+export const lengthUnits = ['px', 'in', 'cm', 'mm'] as const;
+export type LengthUnit = (typeof lengthUnits)[number];
+
+export const lengthPattern = /^(\d{1,6}(?:\.\d{1,4})?|\.\d{1,4})(px|in|cm|mm)$/;
+
+const inchesPerUnit: Record<LengthUnit, number> = { px: 1 / 96, in: 1, cm: 1 / 2.54, mm: 1 / 25.4 };
+
+/** The length in inches, or null when the text is not a length. */
+export function lengthInInches(text: string): number | null {
+  const match = lengthPattern.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * inchesPerUnit[match[2] as LengthUnit];
+}
+
+export const isLength = (text: string): boolean => lengthPattern.test(text);

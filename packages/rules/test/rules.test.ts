@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { cutPointer, isPageProblem, lengthInInches, pageGeometry, templateErrorCodes, templateErrorReasons } from '../src/index.ts';
+
+describe('lengths', () => {
+  it('reads the spellings spec 2.4 allows and nothing else', () => {
+    expect(lengthInInches('.5in')).toBe(0.5);
+    expect(lengthInInches('96px')).toBe(1);
+    expect(lengthInInches('25.4mm')).toBeCloseTo(1, 12);
+    expect(lengthInInches('2.54cm')).toBeCloseTo(1, 12);
+    expect(lengthInInches('999999.9999in')).toBe(999999.9999);
+    for (const text of ['1.in', '1e2mm', ' 1mm', '1mm ', '1 mm', '+1mm', '-1mm', '1MM', '1', 'mm', '.mm', '1.12345mm', '1000000mm', '1pt', '']) {
+      expect(lengthInInches(text), text).toBeNull();
+    }
+  });
+});
+
+describe('page geometry', () => {
+  it('resolves formats, sizes and margins in inches', () => {
+    const geometry = pageGeometry({ format: 'Letter', margins: { top: '1in' } });
+    expect(geometry).toEqual({ widthIn: 8.5, heightIn: 11, margins: { top: 1, right: 0, bottom: 0, left: 0 } });
+  });
+
+  it('names the option that makes a page impossible', () => {
+    const problem = (pdf: Parameters<typeof pageGeometry>[0]) => {
+      const result = pageGeometry(pdf);
+      return isPageProblem(result) ? `${result.path.join('.')}:${result.problem}` : 'ok';
+    };
+    expect(problem({ width: '1in' })).toBe('height:pair');
+    expect(problem({ format: 'A4', height: '1in' })).toBe('height:format_and_size');
+    expect(problem({ width: '0mm', height: '1in' })).toBe('width:not_positive');
+    expect(problem({ width: '201in', height: '1in' })).toBe('width:too_large');
+    expect(problem({ width: '2in', height: '1in', margins: { left: '1in', right: '1in' } })).toBe('margins.left:no_printable_area');
+    expect(problem({ width: '2in', height: '1in', landscape: true, margins: { left: '1in', right: '.5in' } })).toBe('margins.left:no_printable_area');
+    expect(problem({ width: '2in', height: '1in', landscape: true, margins: { top: '1in', bottom: '.5in' } })).toBe('ok');
+  });
+});
+
+describe('code lists', () => {
+  it('gives every template error code a reason', () => {
+    expect(templateErrorCodes).toHaveLength(12);
+    for (const code of templateErrorCodes) expect(templateErrorReasons[code]).toBeTruthy();
+  });
+
+  it('cuts JSON Pointers at 256 UTF-8 bytes on a character boundary', () => {
+    expect(cutPointer('/a')).toBe('/a');
+    const long = `/${'é'.repeat(200)}`;
+    const cut = cutPointer(long);
+    expect(new TextEncoder().encode(cut).byteLength).toBe(255);
+    expect(long.startsWith(cut)).toBe(true);
+  });
+});

@@ -1,0 +1,43 @@
+import { type FieldReason, type TemplateErrorCode, templateErrorReasons } from '@svc/rules';
+
+export { type FieldReason, isTemplateErrorCode, type TemplateErrorCode, templateErrorCodes } from '@svc/rules';
+
+// Spec part 7: FieldDetail line and column are integers 1 to 1,000,000.
+const maxPosition = 1_000_000;
+
+function position(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isInteger(value) && value >= 1 && value <= maxPosition ? value : undefined;
+}
+
+export interface TemplateErrorDetail {
+  line?: number | undefined;
+  column?: number | undefined;
+  /** JSON Pointer into data (data limits only), cut at 256 UTF-8 bytes as FieldDetail.field requires. */
+  pointer?: string | undefined;
+}
+
+/**
+ * A template or its data was refused. The message is the code itself: nothing here
+ * ever carries template source, data values, rendered output or evaluator prose.
+ */
+export class TemplateError extends Error {
+  override readonly name = 'TemplateError';
+  readonly code: TemplateErrorCode;
+  readonly reason: FieldReason;
+  readonly line?: number;
+  readonly column?: number;
+  readonly pointer?: string;
+
+  constructor(code: TemplateErrorCode, detail: TemplateErrorDetail = {}) {
+    super(code);
+    this.code = code;
+    this.reason = templateErrorReasons[code];
+    const line = position(detail.line);
+    if (line !== undefined) {
+      this.line = line;
+      const column = position(detail.column);
+      if (column !== undefined) this.column = column;
+    }
+    if (detail.pointer !== undefined) this.pointer = detail.pointer;
+  }
+}
