@@ -1,14 +1,40 @@
 import { defineConfig } from 'vitest/config';
 
+// Three projects, so a developer can run one quickly (`npx vitest run --project unit`):
+// - unit: pure code, no database, browser or server process;
+// - renderer: the Chromium side, real browser, no database;
+// - e2e: everything that needs the global setup (PostgreSQL, the web and worker processes):
+//   core use-cases against a database, the worker, the CLI and the HTTP API.
+// A new test file lands in e2e unless it is listed under unit or renderer.
+const unit = [
+  'packages/rules/test/**/*.test.ts',
+  'packages/templating/test/**/*.test.ts',
+  'packages/core/test/egress.test.ts',
+  'packages/core/test/templates-schema.test.ts',
+  'apps/web/test/**/*.test.ts',
+];
+const renderer = ['packages/renderer/test/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'e2e/**/*.test.ts'],
-    globalSetup: ['e2e/support/global-setup.ts'],
     pool: 'forks',
-    // two cores: two test files at a time, each against its own database or account
+    // two cores: two test files at a time across all projects, each against its own database or account
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: unit } },
+      { extends: true, test: { name: 'renderer', include: renderer } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'e2e/**/*.test.ts'],
+          exclude: [...unit, ...renderer, '**/node_modules/**'],
+          globalSetup: ['e2e/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -137,8 +137,8 @@ async function runCells(baseUrl: string, benchUrl: string) {
   const account = await createAccount(ctx, { plan: 'scale', credits: 100_000 });
   // one key sustains 5 renders a second; the benchmark measures the pipeline, not that limit,
   // so it spreads requests over the account's ten keys
-  const apiKeys = [account.api_key];
-  for (let index = 1; index < 10; index++) apiKeys.push((await createApiKey(ctx, { accountId: account.account_id, name: `bench ${index}` })).secret);
+  const apiKeys = [account.apiKey];
+  for (let index = 1; index < 10; index++) apiKeys.push((await createApiKey(ctx, { accountId: account.accountId, name: `bench ${index}` })).secret);
   await db.$disconnect();
   for (let attempt = 0; ; attempt++) {
     if (await fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false)) break;

@@ -2,7 +2,7 @@
 // Entry point of `npm start`, `npm test`, `npm run svc` and `npm run bench`.
 // Plain Node with no dependencies: it must run on a machine that has only Node and npm.
 // Each step does only the set-up that is missing, remembered by content stamps in .setup/.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -121,6 +121,17 @@ function ensureWebBuild() {
   });
 }
 
+/**
+ * Runs the service in the foreground. This process stays until it has exited: a stop signal
+ * sent to this process alone is passed on (one from a terminal reaches both anyway), and the
+ * service's own exit code becomes this one, so `npm start` ends only once shutdown has.
+ */
+function serve(script, args, extraEnv) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
 function exec(args, extraEnv = {}) {
   const result = spawnSync(pnpmBin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
   process.exit(result.status ?? 1);
@@ -153,7 +164,7 @@ switch (command) {
   case 'start':
     ensureSystemPackages();
     ensureWebBuild();
-    exec(['exec', 'tsx', 'scripts/serve.ts', ...rest], { NODE_ENV: 'production' });
+    serve('scripts/serve.ts', rest, { NODE_ENV: 'production' });
     break;
   case 'test':
     ensureSystemPackages();

@@ -1,11 +1,17 @@
 // `npm start`: prepares the database (embedded unless DATABASE_URL is set), applies
 // migrations, opens the demo account on first boot, then runs the web and worker
 // processes in production mode until stopped.
+//
+// Stopping (Ctrl-C, SIGTERM) goes in order: the web process stops accepting requests and
+// answers those in flight, the worker lets running renders finish (or hands them back past
+// a bound) and closes its browser, and only when both have exited does the embedded
+// database stop. The database runs in a process group of its own so that a terminal's
+// Ctrl-C, which reaches every process of the foreground group, does not stop it early.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createServiceContext, ensureDemoAccount, jsonLogger, loadConfig } from '@svc/core';
 import { createDb } from '@svc/db';
-import { migrate, resolveDatabase } from '@svc/db/admin';
+import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
@@ -13,53 +19,95 @@ const publicUrl = (process.env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).rep
 const logger = jsonLogger('start');
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-const database = await resolveDatabase({
-  url: process.env.DATABASE_URL,
-  dataDir: process.env.SVC_DATA_DIR ?? '.data',
-  port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : undefined,
-  log: (message) => logger.info(message),
-});
-say(database.embedded ? 'Database: embedded PostgreSQL' : 'Database: DATABASE_URL');
-const { applied } = await migrate(database.url);
-if (applied.length > 0) say(`Migrations applied: ${applied.join(', ')}`);
+let database: DatabaseHandle | null = null;
+const children: ChildProcess[] = [];
+let stopping: Promise<void> | null = null;
 
-const db = createDb({ url: database.url, poolSize: 2 });
-const demo = await ensureDemoAccount(createServiceContext({ db, logger, config: loadConfig() }));
-await db.$disconnect();
-
-const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' as const };
-const tsx = ['--import', 'tsx'];
-const children: ChildProcess[] = [
-  spawn(process.execPath, [...tsx, 'apps/web/src/server.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] }),
-  spawn(process.execPath, [...tsx, 'apps/worker/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] }),
-];
-
-let stopping = false;
-async function stop(code: number) {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : null)));
-  await database.stop();
-  process.exit(code);
+function stop(code: number): Promise<void> {
+  stopping ??= (async () => {
+    for (const child of children) if (running(child)) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => (running(child) ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+    await database?.stop();
+    process.exit(code);
+  })();
+  return stopping;
 }
-for (const child of children) {
-  child.once('exit', (code) => {
-    if (!stopping) {
-      logger.error('a service process exited; stopping', { code });
-      void stop(1);
-    }
-  });
-}
+// handled from the start, so a stop during set-up still ends the database it started
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+process.on('SIGHUP', () => void stop(0));
 
-await waitForWeb(`http://127.0.0.1:${port}/v1/openapi.json`);
-say(`Rendering service ready at ${publicUrl}`);
-if (demo) {
-  say(`Demo account ${demo.account_id} created with trial credits.`);
-  say(`Demo API key (shown once, keep it): ${demo.api_key}`);
-  say(`Try: curl -H "Authorization: Bearer ${demo.api_key}" ${publicUrl}/v1/keys`);
+try {
+  database = await resolveDatabase({
+    url: process.env.DATABASE_URL,
+    dataDir: process.env.SVC_DATA_DIR ?? '.data',
+    port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : undefined,
+    log: (message) => logger.info(message),
+  });
+  if (stopping) await stopping;
+  say(database.embedded ? 'Database: embedded PostgreSQL' : 'Database: DATABASE_URL');
+  const { applied } = await migrate(database.url);
+  if (applied.length > 0) say(`Migrations applied: ${applied.join(', ')}`);
+
+  const db = createDb({ url: database.url, poolSize: 2 });
+  const demo = await ensureDemoAccount(createServiceContext({ db, logger, config: loadConfig() }));
+  await db.$disconnect();
+  if (stopping) await stopping;
+
+  const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' as const };
+  const start = (script: string) => spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const web = start('apps/web/src/server.ts');
+  const worker = start('apps/worker/src/main.ts');
+  children.push(web, worker);
+  for (const child of children) {
+    child.once('exit', (code, signal) => {
+      if (stopping) return;
+      logger.error('a service process exited; stopping', { code, signal });
+      void stop(1);
+    });
+  }
+
+  await Promise.all([waitForLine(web, 'web listening'), waitForLine(worker, 'worker running')]);
+  await waitForWeb(`http://127.0.0.1:${port}/v1/openapi.json`);
+  if (stopping) await stopping;
+  // one write, so whoever reads the ready line has the demo key with it
+  const lines = [`Rendering service ready at ${publicUrl}`];
+  if (demo) {
+    lines.push(
+      `Demo account ${demo.accountId} created with trial credits.`,
+      `Demo API key (shown once, keep it): ${demo.apiKey}`,
+      `Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/keys`,
+    );
+  }
+  say(lines.join('\n'));
+} catch (error) {
+  if (!stopping) {
+    logger.error('start failed', { error: error instanceof Error ? error.message : String(error) });
+    await stop(1);
+  }
+}
+
+function running(child: ChildProcess) {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** Resolves once the process prints `line`; its later output is read and dropped. */
+function waitForLine(child: ChildProcess, line: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen = (seen + chunk.toString()).slice(-4096);
+      if (!seen.includes(line)) return;
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      resolve();
+    };
+    const onExit = () => reject(new Error(`a service process exited before it printed "${line}"`));
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+    // flowing, so output nobody waits for never fills the pipe
+    child.stdout?.resume();
+  });
 }
 
 async function waitForWeb(url: string) {

@@ -21,8 +21,7 @@ export interface TestAccount {
 
 /** A new account with one key, as the operator CLI makes it. */
 export async function newAccount(options: Partial<CreateAccountOptions> = {}): Promise<TestAccount> {
-  const created = await createAccount(serviceContext(), { plan: 'scale', credits: 100, ...options });
-  return { accountId: created.account_id, apiKey: created.api_key };
+  return createAccount(serviceContext(), { plan: 'scale', credits: 100, ...options });
 }
 
 export async function suspend(accountId: string): Promise<void> {

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
-import { cloneTemplate, createTemplateDatabase, dropTestDatabases } from '@svc/db/testing';
+import { cloneTemplate, createTemplateDatabase, dropStaleTestDatabases, startTestRun, testDatabaseName } from '@svc/db/testing';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -38,11 +38,12 @@ export default async function setup(project: TestProject) {
     database: 'svc_ci',
   });
   const serverUrl = withDatabase(database.url, 'postgres');
-  await dropTestDatabases(serverUrl);
+  await dropStaleTestDatabases(serverUrl);
+  const testRun = await startTestRun(serverUrl);
   const templateUrl = await createTemplateDatabase(serverUrl);
   await migrate(templateUrl);
 
-  const httpDatabaseUrl = await cloneTemplate(serverUrl, 'svc_test_http');
+  const httpDatabaseUrl = await cloneTemplate(serverUrl, testDatabaseName('http'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const filesDir = `${root}/.data/test-files`;
@@ -58,16 +59,36 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await Promise.all([stopProcess(web), stopProcess(worker)]);
-    await dropTestDatabases(serverUrl).catch(() => {});
+    await testRun.end();
     await database.stop();
   };
 }
 
 export function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // flowing, so output nobody waits for never fills the pipe and stalls the process
+  child.stdout?.resume();
+  return child;
+}
+
+/** Resolves once the process prints `line` on stdout (the worker prints "worker running"). */
+export async function waitForLine(child: ChildProcess, line: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer) => {
+      seen = (seen + chunk.toString()).slice(-4096);
+      if (seen.includes(line)) {
+        child.off('exit', onExit);
+        resolve();
+      }
+    };
+    const onExit = (code: number | null) => reject(new Error(`process exited with ${code} before it printed "${line}"`));
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
   });
 }
 
@@ -80,7 +101,8 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function waitFor(url: string, child: ChildProcess) {
+/** Resolves once `url` answers 200 (a web process is listening). */
+export async function waitFor(url: string, child: ChildProcess) {
   for (let attempt = 0; attempt < 600; attempt++) {
     if (child.exitCode !== null) throw new Error(`process exited with ${child.exitCode} before it answered`);
     try {

@@ -81,7 +81,7 @@ export async function startWebhookEnv(options: { allowlist: string; caBundlePath
     call,
     newAccount: async () => {
       const created = await createAccount(ctx, { plan: 'scale', credits: 100 });
-      return { accountId: created.account_id, apiKey: created.api_key };
+      return created;
     },
     stop: async () => {
       await Promise.all([stop(web), stop(worker)]);

@@ -54,11 +54,20 @@ async function main(ctx: ServiceContext, args: string[]) {
       const credits = option(rest, 'credits');
       const bucket = oneOf(option(rest, 'bucket') ?? 'trial', buckets, '--bucket');
       const created = await createAccount(ctx, { plan, credits: credits === undefined ? 0 : positiveIntegerOrZero(credits), bucket });
-      return print(created, `account ${created.account_id}\napi key (shown once): ${created.api_key}`);
+      return print({ account_id: created.accountId, api_key: created.apiKey }, `account ${created.accountId}\napi key (shown once): ${created.apiKey}`);
     }
     case 'account show': {
       const summary = await showAccount(ctx, required(rest[0], 'ID'));
-      return print(summary, JSON.stringify(summary, null, 2));
+      const shown = {
+        account_id: summary.id,
+        plan: summary.plan,
+        status: summary.status,
+        created_at: summary.createdAt.toISOString(),
+        balances: summary.balances,
+        reserved: summary.reserved,
+        overage_this_month: summary.overageThisMonth,
+      };
+      return print(shown, JSON.stringify(shown, null, 2));
     }
     case 'account suspend':
     case 'account unsuspend': {

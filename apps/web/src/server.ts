@@ -68,7 +68,13 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
   await app.prepare();
   const handleNext = app.getRequestHandler();
 
+  // while closing, every answer ends its connection, so keep-alive clients do not hold the close up
+  let closing = false;
+  const unanswered = new Set<ServerResponse>();
   const server = createServer({ maxHeaderSize: parserHeaderLimit }, (req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
     // the service's id replaces anything the client sent, so it is always a fresh UUID
     const requestId = randomUUID();
     req.headers['x-request-id'] = requestId;
@@ -105,7 +111,17 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
   await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
   return {
     server,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Stops accepting connections and resolves once the requests in flight are answered. */
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true;
+        server.close(() => resolve());
+        for (const res of unanswered) {
+          if (!res.headersSent) res.setHeader('connection', 'close');
+          else res.once('finish', () => res.socket?.end());
+        }
+        server.closeIdleConnections();
+      }),
   };
 }
 
@@ -114,15 +130,23 @@ if (isMain) {
   const port = Number(process.env.PORT ?? 3000);
   // the warning comes before the process reports itself ready
   const { jsonLogger, loadConfig, warnIfEgressAllowlisted } = await import('@svc/core');
+  // loaded now: a terminal's Ctrl-C also stops tsx's compiler process, so nothing compiles at shutdown
+  const { closeServiceContext } = await import('./http/context.ts');
   warnIfEgressAllowlisted(loadConfig(), jsonLogger('web'));
-  const { close, server } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
+  const { close } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
   process.stdout.write(`web listening on ${port}\n`);
   // the first template request should not pay for starting the sandbox threads
   import('@svc/templating').then((engine) => engine.warmTemplateSandbox()).catch(() => {});
-  const stop = () => {
-    server.closeIdleConnections();
-    close().then(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+  // in-flight requests finish (a synchronous render waits for its job at most this long)
+  const drainMs = loadConfig().renderWaitMs + 5_000;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), drainMs).unref();
+    await close();
+    await closeServiceContext();
+    process.exit(0);
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -10,10 +10,20 @@ const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is not set');
 
 const logger = jsonLogger('worker');
+// a stop asked for while the worker starts waits until there is something to stop:
+// the browser runs in a process group of its own and must not outlive the worker
+let stopRequested = false;
+let shutdown: (() => Promise<void>) | null = null;
+const requestStop = () => {
+  stopRequested = true;
+  void shutdown?.();
+};
+process.on('SIGTERM', requestStop);
+process.on('SIGINT', requestStop);
 const config = loadConfig();
 warnIfEgressAllowlisted(config, logger);
 const db = createDb({ url, poolSize: 6 });
-const renderEngine = chromiumEngine({ renderTimeoutMs: config.renderTimeoutMs, logger });
+const renderEngine = chromiumEngine({ config, logger });
 const ctx = createServiceContext({ db, logger, config, renderEngine });
 
 // the browser starts with the worker so the first render finds it warm
@@ -41,16 +51,25 @@ await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery 
 await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
 process.stdout.write('worker running\n');
 
+// Running tasks get as long as a render may take, plus time to store its file and finish it.
+const handBackAfterMs = config.renderTimeoutMs + 15_000;
+
 let stopping = false;
-async function shutdown() {
+shutdown = async () => {
   if (stopping) return;
   stopping = true;
-  // graceful: running tasks finish, nothing new is taken
-  await runner.stop().catch((error: unknown) => logger.error('worker stop failed', { error: String(error) }));
-  await renderEngine.close().catch(() => {});
+  // graceful: nothing new is taken and running tasks finish; past the bound, graphile-worker
+  // hands their tasks back to the queue (a render's lease then lets recovery take it up)
+  const handBack = setTimeout(() => {
+    logger.warn('tasks still running at shutdown are handed back', { afterMs: handBackAfterMs });
+    void runner.kill().catch(() => {});
+  }, handBackAfterMs);
+  await runner.stop().catch((error: unknown) => logger.warn('worker stopped with tasks handed back', { error: String(error) }));
+  clearTimeout(handBack);
+  // the database goes before the browser, so a render cut short cannot record itself as failed
   await db.$disconnect();
+  await renderEngine.close().catch(() => {});
   process.exit(0);
-}
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
+};
+if (stopRequested) void shutdown();
 await runner.promise;

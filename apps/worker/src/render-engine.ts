@@ -1,4 +1,4 @@
-import type { Logger, RenderEngine } from '@svc/core';
+import type { Logger, RenderEngine, ServiceConfig } from '@svc/core';
 import { Renderer } from '@svc/renderer';
 
 export interface WorkerRenderEngine extends RenderEngine {
@@ -8,10 +8,17 @@ export interface WorkerRenderEngine extends RenderEngine {
 }
 
 /** The worker's Chromium pool behind the engine port, started on first use and after a failed start. */
-export function chromiumEngine(options: { renderTimeoutMs: number; logger: Logger }): WorkerRenderEngine {
+export function chromiumEngine(options: { config: ServiceConfig; logger: Logger }): WorkerRenderEngine {
+  const { config, logger } = options;
   let renderer: Promise<Renderer> | null = null;
   const started = () => {
-    renderer ??= Renderer.start({ renderTimeoutMs: options.renderTimeoutMs }).catch((error: unknown) => {
+    renderer ??= Renderer.start({
+      renderTimeoutMs: config.renderTimeoutMs,
+      warmSandboxes: config.warmSandboxes.size,
+      warmSandboxJobs: config.warmSandboxes.maxJobs,
+      warmSandboxMs: config.warmSandboxes.maxAgeMs,
+      logger,
+    }).catch((error: unknown) => {
       renderer = null;
       throw error;
     });

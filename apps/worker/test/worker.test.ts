@@ -48,12 +48,12 @@ describe('worker process', () => {
       .catch(() => {});
     await database.db.$transaction((tx) => enqueue(tx, 'monthly_credit_reset', { _cron: { ts: '2031-02-01T00:00:00.000Z', backfilled: false } }));
 
-    const reset = await until(() => database.db.creditPeriodReset.findUnique({ where: { accountId_period: { accountId: account.account_id, period: '2031-02' } } }));
+    const reset = await until(() => database.db.creditPeriodReset.findUnique({ where: { accountId_period: { accountId: account.accountId, period: '2031-02' } } }));
     expect(reset).toBeTruthy();
-    const balance = await database.db.creditBalance.findUnique({ where: { accountId_bucket: { accountId: account.account_id, bucket: 'subscription' } } });
+    const balance = await database.db.creditBalance.findUnique({ where: { accountId_bucket: { accountId: account.accountId, bucket: 'subscription' } } });
     expect(balance?.balance).toBe(5000);
     await until(async () => (await database.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs`)[0]?.n === 0n);
-    expect(await database.db.creditPeriodReset.findUnique({ where: { accountId_period: { accountId: account.account_id, period: '2031-01' } } })).toBeNull();
+    expect(await database.db.creditPeriodReset.findUnique({ where: { accountId_period: { accountId: account.accountId, period: '2031-01' } } })).toBeNull();
   });
 
   it('registers the monthly reset as a cron task', async () => {

@@ -1,5 +1,5 @@
-import { createApiKey, listApiKeys, revokeApiKey, updateApiKey } from './keys.ts';
-import { getOpenApi } from './openapi.ts';
+import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
+import { getOpenApiOperation } from './openapi.ts';
 import { renderOperationList } from './render-operations.ts';
 import { templateOperationList } from './templates-operations.ts';
 import type { Operation } from './operation.ts';
@@ -23,11 +23,11 @@ export * from './webhooks.ts';
 
 /** Every operation the service serves; routing, validation and the published contract all read it. */
 export const operations: readonly Operation[] = [
-  getOpenApi,
-  createApiKey,
-  listApiKeys,
-  updateApiKey,
-  revokeApiKey,
+  getOpenApiOperation,
+  createApiKeyOperation,
+  listApiKeysOperation,
+  updateApiKeyOperation,
+  revokeApiKeyOperation,
   ...renderOperationList,
   ...templateOperationList,
   ...webhookOperationList,

@@ -62,9 +62,9 @@ export const ApiKeyList = named(
 );
 export type ApiKeyList = z.infer<typeof ApiKeyList>;
 
-const KeyPath = z.strictObject({ key_id: z.string() });
+const KeyPath = z.strictObject({ key_id: KeyId });
 
-export const createApiKey = defineOperation({
+export const createApiKeyOperation = defineOperation({
   operationId: 'createApiKey',
   method: 'post',
   path: '/v1/keys',
@@ -77,7 +77,7 @@ export const createApiKey = defineOperation({
   errors: [...jsonBodyErrors, 'key_limit_reached'],
 });
 
-export const listApiKeys = defineOperation({
+export const listApiKeysOperation = defineOperation({
   operationId: 'listApiKeys',
   method: 'get',
   path: '/v1/keys',
@@ -90,7 +90,7 @@ export const listApiKeys = defineOperation({
   errors: ['invalid_request', 'invalid_cursor'],
 });
 
-export const updateApiKey = defineOperation({
+export const updateApiKeyOperation = defineOperation({
   operationId: 'updateApiKey',
   method: 'patch',
   path: '/v1/keys/{key_id}',
@@ -106,7 +106,7 @@ export const updateApiKey = defineOperation({
   errors: [...jsonBodyErrors, 'not_found'],
 });
 
-export const revokeApiKey = defineOperation({
+export const revokeApiKeyOperation = defineOperation({
   operationId: 'revokeApiKey',
   method: 'delete',
   path: '/v1/keys/{key_id}',

@@ -6,7 +6,7 @@ import { schemaRegistry } from './registry.ts';
 
 export const OpenApiDocument = z.record(z.string(), z.unknown());
 
-export const getOpenApi = defineOperation({
+export const getOpenApiOperation = defineOperation({
   operationId: 'getOpenApi',
   method: 'get',
   path: '/v1/openapi.json',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { idSchema } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 import { HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
 
-const IdPath = z.strictObject({ id: z.string() });
 
 const createErrors = [
   ...jsonBodyErrors,
@@ -23,6 +23,7 @@ function renderOperations(kind: 'pdf' | 'image') {
   const name = kind === 'pdf' ? 'Pdf' : 'Image';
   const schemas = kind === 'pdf' ? PdfJobSchemas : ImageJobSchemas;
   const tag = kind === 'pdf' ? 'PDF renders' : 'Image renders';
+  const IdPath = z.strictObject({ id: idSchema(kind === 'pdf' ? 'pdf_' : 'image_') });
   const create = defineOperation({
     operationId: `create${name}`,
     method: 'post',
@@ -85,7 +86,7 @@ function renderOperations(kind: 'pdf' | 'image') {
 export const pdfOperations = renderOperations('pdf');
 export const imageOperations = renderOperations('image');
 
-export const downloadFile = defineOperation({
+export const downloadFileOperation = defineOperation({
   operationId: 'downloadFile',
   method: 'get',
   path: '/v1/downloads/{token}',
@@ -104,4 +105,4 @@ export const downloadFile = defineOperation({
   errors: ['download_expired', 'not_found'],
 });
 
-export const renderOperationList: readonly Operation[] = [...pdfOperations, ...imageOperations, downloadFile];
+export const renderOperationList: readonly Operation[] = [...pdfOperations, ...imageOperations, downloadFileOperation];

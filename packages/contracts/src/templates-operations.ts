@@ -7,6 +7,7 @@ import {
   TemplateAdaptResponse,
   templateAdaptBodyLimit,
   TemplateDetail,
+  TemplateId,
   TemplateListQuery,
   TemplatePage,
   TemplatePreview,
@@ -24,8 +25,11 @@ import {
 } from './templates.ts';
 
 const tag = 'Saved templates';
-const TemplatePath = z.strictObject({ template_id: z.string() });
-const VersionPath = z.strictObject({ template_id: z.string(), version: z.string() });
+const TemplatePath = z.strictObject({ template_id: TemplateId });
+const VersionPath = z.strictObject({
+  template_id: TemplateId,
+  version: z.string().regex(/^[1-9]\d{0,9}$/).meta({ description: 'A version number (1 or more)' }),
+});
 
 
 /** Codes of a JSON schema that cannot be accepted (saved-template rules). */
@@ -51,7 +55,7 @@ const versionWriteErrors: readonly ErrorCode[] = [
   'template_sizes_too_many',
 ];
 
-export const createTemplate = defineOperation({
+export const createTemplateOperation = defineOperation({
   operationId: 'createTemplate',
   method: 'post',
   path: '/v1/templates',
@@ -68,7 +72,7 @@ export const createTemplate = defineOperation({
   errors: versionWriteErrors,
 });
 
-export const listTemplates = defineOperation({
+export const listTemplatesOperation = defineOperation({
   operationId: 'listTemplates',
   method: 'get',
   path: '/v1/templates',
@@ -81,7 +85,7 @@ export const listTemplates = defineOperation({
   errors: ['invalid_request', 'invalid_cursor'],
 });
 
-export const previewTemplate = defineOperation({
+export const previewTemplateOperation = defineOperation({
   operationId: 'previewTemplate',
   method: 'post',
   path: '/v1/templates/preview',
@@ -96,7 +100,7 @@ export const previewTemplate = defineOperation({
   errors: [...jsonBodyErrors, ...templateSchemaErrors, ...templateEvaluationErrors, 'template_data_invalid', 'not_found', 'rate_limited', 'overloaded'],
 });
 
-export const adaptTemplate = defineOperation({
+export const adaptTemplateOperation = defineOperation({
   operationId: 'adaptTemplate',
   method: 'post',
   path: '/v1/templates/adapt',
@@ -112,7 +116,7 @@ export const adaptTemplate = defineOperation({
   errors: [...jsonBodyErrors, 'template_source_limit', 'rate_limited', 'resize_timeout'],
 });
 
-export const getTemplate = defineOperation({
+export const getTemplateOperation = defineOperation({
   operationId: 'getTemplate',
   method: 'get',
   path: '/v1/templates/{template_id}',
@@ -124,7 +128,7 @@ export const getTemplate = defineOperation({
   errors: ['not_found'],
 });
 
-export const updateTemplate = defineOperation({
+export const updateTemplateOperation = defineOperation({
   operationId: 'updateTemplate',
   method: 'patch',
   path: '/v1/templates/{template_id}',
@@ -138,7 +142,7 @@ export const updateTemplate = defineOperation({
   errors: [...jsonBodyErrors, 'not_found'],
 });
 
-export const archiveTemplate = defineOperation({
+export const archiveTemplateOperation = defineOperation({
   operationId: 'archiveTemplate',
   method: 'delete',
   path: '/v1/templates/{template_id}',
@@ -151,7 +155,7 @@ export const archiveTemplate = defineOperation({
   errors: ['not_found'],
 });
 
-export const createTemplateVersion = defineOperation({
+export const createTemplateVersionOperation = defineOperation({
   operationId: 'createTemplateVersion',
   method: 'post',
   path: '/v1/templates/{template_id}/versions',
@@ -165,7 +169,7 @@ export const createTemplateVersion = defineOperation({
   errors: [...versionWriteErrors, 'not_found'],
 });
 
-export const listTemplateVersions = defineOperation({
+export const listTemplateVersionsOperation = defineOperation({
   operationId: 'listTemplateVersions',
   method: 'get',
   path: '/v1/templates/{template_id}/versions',
@@ -178,7 +182,7 @@ export const listTemplateVersions = defineOperation({
   errors: ['invalid_request', 'invalid_cursor', 'not_found'],
 });
 
-export const getTemplateVersion = defineOperation({
+export const getTemplateVersionOperation = defineOperation({
   operationId: 'getTemplateVersion',
   method: 'get',
   path: '/v1/templates/{template_id}/versions/{version}',
@@ -191,14 +195,14 @@ export const getTemplateVersion = defineOperation({
 });
 
 export const templateOperationList: readonly Operation[] = [
-  createTemplate,
-  listTemplates,
-  previewTemplate,
-  adaptTemplate,
-  getTemplate,
-  updateTemplate,
-  archiveTemplate,
-  createTemplateVersion,
-  listTemplateVersions,
-  getTemplateVersion,
+  createTemplateOperation,
+  listTemplatesOperation,
+  previewTemplateOperation,
+  adaptTemplateOperation,
+  getTemplateOperation,
+  updateTemplateOperation,
+  archiveTemplateOperation,
+  createTemplateVersionOperation,
+  listTemplateVersionsOperation,
+  getTemplateVersionOperation,
 ];

@@ -90,10 +90,10 @@ export const WebhookDeliveryList = named(
 );
 export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
 
-const WebhookPath = z.strictObject({ webhook_id: z.string() });
+const WebhookPath = z.strictObject({ webhook_id: WebhookId });
 const tag = 'Webhooks';
 
-export const createWebhook = defineOperation({
+export const createWebhookOperation = defineOperation({
   operationId: 'createWebhook',
   method: 'post',
   path: '/v1/webhooks',
@@ -106,7 +106,7 @@ export const createWebhook = defineOperation({
   errors: [...jsonBodyErrors, 'webhook_limit_reached'],
 });
 
-export const listWebhooks = defineOperation({
+export const listWebhooksOperation = defineOperation({
   operationId: 'listWebhooks',
   method: 'get',
   path: '/v1/webhooks',
@@ -117,7 +117,7 @@ export const listWebhooks = defineOperation({
   errors: [],
 });
 
-export const getWebhook = defineOperation({
+export const getWebhookOperation = defineOperation({
   operationId: 'getWebhook',
   method: 'get',
   path: '/v1/webhooks/{webhook_id}',
@@ -129,7 +129,7 @@ export const getWebhook = defineOperation({
   errors: ['not_found'],
 });
 
-export const deleteWebhook = defineOperation({
+export const deleteWebhookOperation = defineOperation({
   operationId: 'deleteWebhook',
   method: 'delete',
   path: '/v1/webhooks/{webhook_id}',
@@ -142,7 +142,7 @@ export const deleteWebhook = defineOperation({
   errors: ['not_found'],
 });
 
-export const rotateWebhookSecret = defineOperation({
+export const rotateWebhookSecretOperation = defineOperation({
   operationId: 'rotateWebhookSecret',
   method: 'post',
   path: '/v1/webhooks/{webhook_id}/rotate',
@@ -157,7 +157,7 @@ export const rotateWebhookSecret = defineOperation({
   errors: ['not_found'],
 });
 
-export const disableWebhook = defineOperation({
+export const disableWebhookOperation = defineOperation({
   operationId: 'disableWebhook',
   method: 'post',
   path: '/v1/webhooks/{webhook_id}/disable',
@@ -169,7 +169,7 @@ export const disableWebhook = defineOperation({
   errors: ['not_found'],
 });
 
-export const enableWebhook = defineOperation({
+export const enableWebhookOperation = defineOperation({
   operationId: 'enableWebhook',
   method: 'post',
   path: '/v1/webhooks/{webhook_id}/enable',
@@ -181,7 +181,7 @@ export const enableWebhook = defineOperation({
   errors: ['not_found'],
 });
 
-export const replayWebhook = defineOperation({
+export const replayWebhookOperation = defineOperation({
   operationId: 'replayWebhook',
   method: 'post',
   path: '/v1/webhooks/{webhook_id}/replay',
@@ -194,7 +194,7 @@ export const replayWebhook = defineOperation({
   errors: ['not_found'],
 });
 
-export const testWebhook = defineOperation({
+export const testWebhookOperation = defineOperation({
   operationId: 'testWebhook',
   method: 'post',
   path: '/v1/webhooks/{webhook_id}/test',
@@ -213,7 +213,7 @@ export const testWebhook = defineOperation({
   errors: ['not_found', 'rate_limited'],
 });
 
-export const listWebhookDeliveries = defineOperation({
+export const listWebhookDeliveriesOperation = defineOperation({
   operationId: 'listWebhookDeliveries',
   method: 'get',
   path: '/v1/webhooks/{webhook_id}/deliveries',
@@ -226,14 +226,14 @@ export const listWebhookDeliveries = defineOperation({
 });
 
 export const webhookOperationList: readonly Operation[] = [
-  createWebhook,
-  listWebhooks,
-  getWebhook,
-  deleteWebhook,
-  rotateWebhookSecret,
-  disableWebhook,
-  enableWebhook,
-  replayWebhook,
-  testWebhook,
-  listWebhookDeliveries,
+  createWebhookOperation,
+  listWebhooksOperation,
+  getWebhookOperation,
+  deleteWebhookOperation,
+  rotateWebhookSecretOperation,
+  disableWebhookOperation,
+  enableWebhookOperation,
+  replayWebhookOperation,
+  testWebhookOperation,
+  listWebhookDeliveriesOperation,
 ];

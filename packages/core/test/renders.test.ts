@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   createRender,
   deleteRender,
+  mintDownloadLink,
   DomainError,
   expireRenderFiles,
   LocalStorage,
@@ -59,8 +60,8 @@ describe('retention', () => {
     expect((await ctx.db.renderJob.findUniqueOrThrow({ where: { id: old.id } })).removedReason).toBe('expired');
     expect((await ctx.db.renderJob.findUniqueOrThrow({ where: { id: fresh.id } })).removedReason).toBeNull();
     const afterDelete = await deleteRender(ctx, { accountId: account.accountId, kind: 'pdf', jobId: old.id });
-    expect(afterDelete.artifact?.removed_reason).toBe('expired');
-    expect(afterDelete.download).toBeNull();
+    expect(afterDelete.removedReason).toBe('expired');
+    expect(await mintDownloadLink(ctx, afterDelete)).toBeNull();
   });
 });
 

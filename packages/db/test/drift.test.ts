@@ -3,9 +3,9 @@
 // between the two (tables, columns, types, nullability, defaults, enums, keys, indexes,
 // foreign keys and their names). CHECK constraints, _svc_migrations and the graphile_worker
 // schema are not part of the model and are ignored.
-import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { migrate, withDatabase } from '@svc/db/admin';
+import { testDatabaseName } from '@svc/db/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { schemaDrift } from './support/catalog.ts';
@@ -32,7 +32,7 @@ const created: string[] = [];
 
 /** A new, empty database migrated by the project's own runner. */
 async function migratedDatabase(): Promise<string> {
-  const name = `svc_test_drift_${randomBytes(6).toString('hex')}`;
+  const name = testDatabaseName();
   await onServer((client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`));
   created.push(name);
   const url = withDatabase(inject('dbServerUrl'), name);

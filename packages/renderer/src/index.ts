@@ -14,6 +14,7 @@ export type {
   RenderMediaType,
   RenderOutput,
   RenderPdfInput,
+  RendererLogger,
   RendererOptions,
   RendererStatus,
   ResolvedAsset,

@@ -1,20 +1,32 @@
 // The renderer's public face: validate cheaply, borrow a sandboxed page from the pool, capture,
 // post-process. One instance per process.
-import { availableParallelism } from 'node:os';
-import { inSandbox, prepareSandbox } from './browser/sandbox.ts';
+import { availableParallelism, totalmem } from 'node:os';
+import { inSandbox, prepareSandbox, resetSandbox } from './browser/sandbox.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { Supervisor } from './browser/supervisor.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
-import type { RenderImageInput, RenderOutput, RenderPdfInput, RendererOptions, RendererStatus } from './types.ts';
+import type { RenderImageInput, RenderOutput, RenderPdfInput, RendererLogger, RendererOptions, RendererStatus } from './types.ts';
+
+const silent: RendererLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
 const DEFAULTS = {
-  restartAfter: 200,
+  restartAfter: 2_000,
   launchTimeoutMs: 20_000,
   renderTimeoutMs: 30_000,
+  warmSandboxJobs: 500,
+  warmSandboxMs: 15 * 60_000,
 };
+
+/**
+ * Idle warm sandboxes kept by default: a tenth of the machine's memory at about 64 MiB each
+ * (an idle sandbox is one renderer process with a blank page), at least 2 and at most 64.
+ */
+export function defaultWarmSandboxes(memoryBytes = totalmem()): number {
+  return Math.min(64, Math.max(2, Math.floor((memoryBytes * 0.1) / (64 * 1024 * 1024))));
+}
 
 export class Renderer {
   readonly #supervisor: Supervisor;
@@ -27,12 +39,20 @@ export class Renderer {
 
   /** Launches the first browser; resolves once it is ready to take renders. */
   static async start(options: RendererOptions = {}): Promise<Renderer> {
+    const logger = options.logger ?? silent;
     const supervisor = await Supervisor.start({
       executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
       restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
       launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,
-      prepare: prepareSandbox,
+      prepare: (browser) => prepareSandbox(browser, logger),
+      reset: resetSandbox,
+      warm: {
+        size: options.warmSandboxes ?? defaultWarmSandboxes(),
+        maxJobs: options.warmSandboxJobs ?? DEFAULTS.warmSandboxJobs,
+        maxAgeMs: options.warmSandboxMs ?? DEFAULTS.warmSandboxMs,
+      },
+      logger,
     });
     return new Renderer(supervisor, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
   }
@@ -43,6 +63,7 @@ export class Renderer {
     const printed = await inSandbox(
       this.#supervisor,
       {
+        account: input.account,
         html: input.html,
         javascript: input.javascript,
         assets: input.assets,
@@ -61,6 +82,7 @@ export class Renderer {
     const bytes = await inSandbox(
       this.#supervisor,
       {
+        account: input.account,
         html: input.html,
         javascript: input.javascript,
         assets: input.assets,

@@ -52,6 +52,8 @@ export interface AssetResolver {
 export type JavascriptMode = 'disabled' | 'enabled';
 
 export interface RenderPdfInput {
+  /** The account the job belongs to: only its own later jobs may reuse the sandbox. Omitted: never reused. */
+  account?: string;
   html: string;
   pdf: PdfOptions;
   viewport: Viewport;
@@ -75,6 +77,8 @@ export interface ImageOptions {
 }
 
 export interface RenderImageInput {
+  /** as for PDFs */
+  account?: string;
   html: string;
   image: ImageOptions;
   javascript: JavascriptMode;
@@ -92,17 +96,37 @@ export interface RenderOutput {
   pageCount?: number;
 }
 
+/**
+ * Where the renderer reports what an operator should know: browser launches, restarts and
+ * crashes, timeouts, sandbox trips. Structural, so the worker passes its own logger and the
+ * renderer depends on no package of the service. Fields never carry customer content (HTML,
+ * URLs, data): only pids, counts, codes and fixed category names.
+ */
+export interface RendererLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
 export interface RendererOptions {
   /** default SVC_CHROMIUM_PATH, else Debian's headless shell (DEFAULT_CHROMIUM_PATH) */
   executablePath?: string;
   /** simultaneous renders; default os.availableParallelism() */
   concurrency?: number;
-  /** renders per browser before it is replaced; default 200 */
+  /** renders per browser before it is replaced; default 2000 */
   restartAfter?: number;
+  /** idle sandboxes kept warm for the accounts they served; default from memory (defaultWarmSandboxes), 0 turns reuse off */
+  warmSandboxes?: number;
+  /** jobs a warm sandbox serves before it is closed; default 500 */
+  warmSandboxJobs?: number;
+  /** how long after opening a warm sandbox is closed; default 15 minutes */
+  warmSandboxMs?: number;
   /** default 20000 */
   launchTimeoutMs?: number;
   /** default 30000; a job may ask for its own with timeoutMs */
   renderTimeoutMs?: number;
+  /** default: logs nothing */
+  logger?: RendererLogger;
 }
 
 export interface RendererStatus {
@@ -115,4 +139,6 @@ export interface RendererStatus {
   /** renders waiting for a slot */
   queued: number;
   running: number;
+  /** idle sandboxes kept warm for the accounts they served */
+  warmSandboxes: number;
 }

@@ -7,35 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PROFILE_PREFIX, sweepStaleProfiles } from '../src/browser/stale-profiles.ts';
 import { Renderer, RenderError, type RenderPdfInput } from '../src/index.ts';
-
-/** Live (non-zombie) processes that belong to the browser with this pid and profile. */
-function browserProcesses(browserPid: number, userDataDir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // fields after the command name: state, ppid, pgrp ...
-      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (state === 'Z') continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes(userDataDir) || Number(pgrp) === browserPid) found.push(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
-}
-
-function cpuTicks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime + stime
-  } catch {
-    return 0;
-  }
-}
+import { browserProcesses, cpuTicks } from './support/processes.ts';
 
 /** The process that used the most CPU over a short window. */
 async function busiest(pids: number[]): Promise<number> {

@@ -17,3 +17,11 @@ export function serviceContext(): ServiceContext {
   }
   return holder.__svcServiceContext;
 }
+
+/** Ends the context's database connections once no request uses them any more. */
+export async function closeServiceContext(): Promise<void> {
+  const ctx = holder.__svcServiceContext;
+  if (!ctx) return;
+  await ctx.completions.close();
+  await ctx.db.$disconnect();
+}

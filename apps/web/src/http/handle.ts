@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, fieldDetailsFromIssues, type Operation } from '@svc/contracts';
-import { authenticateApiKey, type Principal, DomainError, type ServiceContext } from '@svc/core';
+import { authenticateApiKey, type Principal, DomainError, notFound, type ServiceContext } from '@svc/core';
 import type { z } from 'zod';
 import { serviceContext } from './context.ts';
 import { readJsonBody } from './request-body.ts';
@@ -10,7 +10,7 @@ type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 export interface HandlerInput<Op extends Operation> {
   ctx: ServiceContext;
   principal: Op['auth'] extends 'bearer' ? Principal : null;
-  params: Record<string, string>;
+  params: Infer<Op['params']>;
   query: Infer<Op['query']>;
   body: Op['body'] extends { schema: infer S } ? Infer<S> : undefined;
   request: Request;
@@ -39,7 +39,7 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
     try {
       ctx = serviceContext();
       const principal = operation.auth === 'bearer' ? await authenticateApiKey(ctx, request.headers.get('authorization')) : null;
-      const params = Object.fromEntries(Object.entries((await route?.params) ?? {}).map(([key, value]) => [key, String(value)]));
+      const params = operation.params ? await pathParams(operation.params, route) : undefined;
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
       const body = operation.body ? parse(operation.body.schema, await readJsonBody(request, operation.body.maxBytes)) : undefined;
       const result = await run({ ctx, principal, params, query, body, request, requestId } as HandlerInput<Op>);
@@ -51,6 +51,14 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       return errorResponse(error, requestId, ctx);
     }
   };
+}
+
+/** Path parameters checked by the contract; a malformed id names no resource, so it is not found. */
+async function pathParams<T extends z.ZodType>(schema: T, route: RouteContext): Promise<z.output<T>> {
+  const raw = Object.fromEntries(Object.entries((await route?.params) ?? {}).map(([key, value]) => [key, String(value)]));
+  const result = schema.safeParse(raw);
+  if (!result.success) throw notFound();
+  return result.data;
 }
 
 function parse<T extends z.ZodType>(schema: T, input: unknown, root?: string): z.output<T> {

@@ -1,6 +1,7 @@
 import { imageOperations, pdfOperations } from '@svc/contracts';
-import { createRender, deleteRender, getRender, listRenders, toJobView } from '@svc/core';
+import { createRender, deleteRender, getRender, listRenders } from '@svc/core';
 import { handle } from './handle.ts';
+import { renderHistoryItem, renderJobBody } from './views/renders.ts';
 
 type Kind = 'pdf' | 'image';
 const operationsOf = (kind: Kind) => (kind === 'pdf' ? pdfOperations : imageOperations);
@@ -16,12 +17,13 @@ export function renderCollectionRoutes(kind: Kind) {
         request: body,
         idempotencyKey: request.headers.get('idempotency-key'),
       });
-      return { status: finished ? 200 : 202, body: await toJobView(ctx, job) };
+      // 200 with the finished job, 202 while it is still queued or running
+      return { status: finished ? 200 : 202, body: await renderJobBody(ctx, job) };
     }),
-    GET: handle(list, async ({ ctx, principal, query }) => ({
-      status: 200,
-      body: await listRenders(ctx, { accountId: principal.accountId, kind, ...query }),
-    })),
+    GET: handle(list, async ({ ctx, principal, query }) => {
+      const page = await listRenders(ctx, { accountId: principal.accountId, kind, ...query });
+      return { status: 200, body: { items: page.items.map(renderHistoryItem), next_cursor: page.nextCursor } };
+    }),
   };
 }
 
@@ -31,11 +33,11 @@ export function renderItemRoutes(kind: Kind) {
   return {
     GET: handle(get, async ({ ctx, principal, params }) => ({
       status: 200,
-      body: await getRender(ctx, { accountId: principal.accountId, kind, jobId: params.id ?? '' }),
+      body: await renderJobBody(ctx, await getRender(ctx, { accountId: principal.accountId, kind, jobId: params.id })),
     })),
     DELETE: handle(remove, async ({ ctx, principal, params }) => ({
       status: 200,
-      body: await deleteRender(ctx, { accountId: principal.accountId, kind, jobId: params.id ?? '' }),
+      body: await renderJobBody(ctx, await deleteRender(ctx, { accountId: principal.accountId, kind, jobId: params.id })),
     })),
   };
 }

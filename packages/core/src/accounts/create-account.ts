@@ -15,8 +15,9 @@ export interface CreateAccountOptions {
 }
 
 export interface CreatedAccount {
-  account_id: string;
-  api_key: string;
+  accountId: string;
+  /** The first key's secret, shown once. */
+  apiKey: string;
 }
 
 /**
@@ -38,5 +39,5 @@ export async function openAccount(tx: Tx, options: CreateAccountOptions, now: Da
     await grantCredits(tx, { accountId: account.id, bucket: options.bucket ?? 'trial', amount: options.credits });
   }
   const key = await insertApiKey(tx, { accountId: account.id, name: options.keyName ?? 'Default key' }, now);
-  return { account_id: account.id, api_key: key.secret };
+  return { accountId: account.id, apiKey: key.secret };
 }

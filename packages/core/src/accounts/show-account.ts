@@ -5,15 +5,15 @@ import { notFound } from '../shared/errors.ts';
 import { periodOf } from '../shared/period.ts';
 
 export interface AccountSummary {
-  account_id: string;
+  id: string;
   plan: Plan;
   status: 'active' | 'suspended';
-  created_at: string;
+  createdAt: Date;
   balances: Record<CreditBucket, number>;
   /** Credits held for jobs still queued or running. */
   reserved: number;
   /** Overage credits used this calendar month (UTC), all keys together. */
-  overage_this_month: number;
+  overageThisMonth: number;
 }
 
 export async function showAccount(ctx: ServiceContext, accountId: string): Promise<AccountSummary> {
@@ -26,12 +26,12 @@ export async function showAccount(ctx: ServiceContext, accountId: string): Promi
     ctx.db.overageUsage.aggregate({ where: { accountId, period: periodOf(ctx.clock()) }, _sum: { used: true } }),
   ]);
   return {
-    account_id: account.id,
+    id: account.id,
     plan: account.plan,
     status: account.status,
-    created_at: account.createdAt.toISOString(),
+    createdAt: account.createdAt,
     balances,
     reserved: reserved._sum.amount ?? 0,
-    overage_this_month: overage._sum.used ?? 0,
+    overageThisMonth: overage._sum.used ?? 0,
   };
 }

@@ -1,21 +1,34 @@
 import { z } from 'zod';
 
 /**
- * The background task catalog: name -> payload schema -> retry policy.
+ * Task priorities (graphile-worker runs the smallest number first; a job's priority is fixed
+ * when it is enqueued). Priorities rather than queue names: a graphile-worker queue runs its
+ * jobs one at a time, which renders must not be, while a priority only orders what waits.
+ * - interactive: work a person or a customer's system is waiting for (single renders,
+ *   webhook deliveries);
+ * - maintenance: the cron sweeps, behind interactive work but ahead of bulk work, so that a
+ *   long batch cannot hold back lease recovery or retention;
+ * - bulk: many jobs from one request (the members of a group render), which must not
+ *   starve single renders; callers pass it per enqueue.
+ */
+export const taskPriority = { interactive: 0, maintenance: 10, bulk: 20 } as const;
+
+/**
+ * The background task catalog: name -> payload schema -> retry policy and default priority.
  * Light enough for the web app to import (no handlers here); handlers live in the worker,
  * which parses every payload again on dequeue.
  */
 const cronPayload = z.object({ _cron: z.object({ ts: z.string(), backfilled: z.boolean().optional() }).optional() });
 
 export const taskCatalog = {
-  monthly_credit_reset: { payload: cronPayload, maxAttempts: 10 },
-  render_job: { payload: z.object({ job_id: z.string() }), maxAttempts: 5 },
-  recover_stale_renders: { payload: cronPayload, maxAttempts: 3 },
-  expire_render_files: { payload: cronPayload, maxAttempts: 3 },
-  webhook_fan_out: { payload: z.object({ job_id: z.string() }), maxAttempts: 10 },
-  webhook_attempt: { payload: z.object({ delivery_id: z.string() }), maxAttempts: 10 },
-  recover_webhook_deliveries: { payload: cronPayload, maxAttempts: 3 },
-  prune_webhook_log: { payload: cronPayload, maxAttempts: 3 },
+  monthly_credit_reset: { payload: cronPayload, maxAttempts: 10, priority: taskPriority.maintenance },
+  render_job: { payload: z.object({ job_id: z.string() }), maxAttempts: 5, priority: taskPriority.interactive },
+  recover_stale_renders: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
+  expire_render_files: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
+  webhook_fan_out: { payload: z.object({ job_id: z.string() }), maxAttempts: 10, priority: taskPriority.interactive },
+  webhook_attempt: { payload: z.object({ delivery_id: z.string() }), maxAttempts: 10, priority: taskPriority.interactive },
+  recover_webhook_deliveries: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
+  prune_webhook_log: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
 } as const;
 
 export type TaskName = keyof typeof taskCatalog;
@@ -25,12 +38,21 @@ export type TaskPayload<N extends TaskName> = z.infer<(typeof taskCatalog)[N]['p
  * Cron schedule (graphile-worker crontab syntax, UTC): the monthly reset at 00:00 on the 1st
  * with a day of backfill; every minute, renders whose worker vanished are taken up again
  * and files past retention are removed; webhook attempts whose worker vanished are sent again
- * every minute, and the delivery log is pruned hourly.
+ * every minute, and the delivery log is pruned hourly. Attempts and priority come from the
+ * catalog, so a cron job runs under the same policy as an enqueued one.
  */
-export const crontab = [
-  '0 0 1 * * monthly_credit_reset ?fill=1d&max=10',
-  '* * * * * recover_stale_renders',
-  '* * * * * expire_render_files',
-  '* * * * * recover_webhook_deliveries',
-  '17 * * * * prune_webhook_log',
-].join('\n');
+const schedule: { [N in TaskName]?: { cron: string; fill?: string } } = {
+  monthly_credit_reset: { cron: '0 0 1 * *', fill: '1d' },
+  recover_stale_renders: { cron: '* * * * *' },
+  expire_render_files: { cron: '* * * * *' },
+  recover_webhook_deliveries: { cron: '* * * * *' },
+  prune_webhook_log: { cron: '17 * * * *' },
+};
+
+export const crontab = Object.entries(schedule)
+  .map(([name, entry]) => {
+    const { maxAttempts, priority } = taskCatalog[name as TaskName];
+    const fill = entry.fill ? `fill=${entry.fill}&` : '';
+    return `${entry.cron} ${name} ?${fill}max=${maxAttempts}&priority=${priority}`;
+  })
+  .join('\n');

@@ -5,6 +5,8 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** A job key replaces an earlier pending job with the same key (graphile-worker semantics). */
   jobKey?: string;
+  /** Overrides the catalog's priority for this job (smaller runs first; see taskPriority). */
+  priority?: number;
 }
 
 /**
@@ -18,5 +20,6 @@ export async function enqueue<N extends TaskName>(db: DbOrTx, name: N, payload: 
     ${JSON.stringify(parsed)}::json,
     run_at => ${options.runAt ?? null}::timestamptz,
     max_attempts => ${taskCatalog[name].maxAttempts},
-    job_key => ${options.jobKey ?? null})`;
+    job_key => ${options.jobKey ?? null},
+    priority => ${options.priority ?? taskCatalog[name].priority}::int)`;
 }

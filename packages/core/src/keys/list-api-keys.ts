@@ -1,7 +1,7 @@
-import { type ApiKeyList, idPattern, keyIdPrefix } from '@svc/contracts';
+import { idPattern, keyIdPrefix } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
-import { toApiKeyView } from './api-key-view.ts';
+import { type ApiKeyRecord, type Page, pageOf } from '../shared/records.ts';
 
 export interface ListApiKeysOptions {
   accountId: string;
@@ -10,7 +10,7 @@ export interface ListApiKeysOptions {
 }
 
 /** A page of the account's keys, most recently created first; revoked keys stay listed. */
-export async function listApiKeys(ctx: ServiceContext, { accountId, limit, cursor }: ListApiKeysOptions): Promise<ApiKeyList> {
+export async function listApiKeys(ctx: ServiceContext, { accountId, limit, cursor }: ListApiKeysOptions): Promise<Page<ApiKeyRecord>> {
   const after = cursor ? decodeCursor(cursor, idPattern(keyIdPrefix)) : undefined;
   const rows = await ctx.db.apiKey.findMany({
     where: {
@@ -22,10 +22,5 @@ export async function listApiKeys(ctx: ServiceContext, { accountId, limit, curso
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    data: page.map(toApiKeyView),
-    next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
-  };
+  return pageOf(rows, limit, encodeCursor);
 }

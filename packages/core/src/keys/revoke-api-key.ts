@@ -1,7 +1,7 @@
-import { type ApiKey, idPattern, keyIdPrefix } from '@svc/contracts';
+import { idPattern, keyIdPrefix } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
-import { toApiKeyView } from './api-key-view.ts';
+import type { ApiKeyRecord } from '../shared/records.ts';
 
 export interface RevokeApiKeyOptions {
   accountId: string;
@@ -9,7 +9,7 @@ export interface RevokeApiKeyOptions {
 }
 
 /** Revokes a key; revoking it again returns the same answer (the first revoked_at stays). */
-export async function revokeApiKey(ctx: ServiceContext, { accountId, keyId }: RevokeApiKeyOptions): Promise<ApiKey> {
+export async function revokeApiKey(ctx: ServiceContext, { accountId, keyId }: RevokeApiKeyOptions): Promise<ApiKeyRecord> {
   if (!idPattern(keyIdPrefix).test(keyId)) throw notFound();
   await ctx.db.apiKey.updateMany({
     where: { id: keyId, accountId, status: 'active' },
@@ -17,5 +17,5 @@ export async function revokeApiKey(ctx: ServiceContext, { accountId, keyId }: Re
   });
   const key = await ctx.db.apiKey.findFirst({ where: { id: keyId, accountId } });
   if (!key) throw notFound();
-  return toApiKeyView(key);
+  return key;
 }

@@ -1,7 +1,7 @@
-import { type ApiKey, type ApiKeyUpdate, idPattern, keyIdPrefix } from '@svc/contracts';
+import { type ApiKeyUpdate, idPattern, keyIdPrefix } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
-import { toApiKeyView } from './api-key-view.ts';
+import type { ApiKeyRecord } from '../shared/records.ts';
 
 export interface UpdateApiKeyOptions {
   accountId: string;
@@ -13,7 +13,7 @@ export interface UpdateApiKeyOptions {
  * Renames a key or changes its monthly overage cap. Omitted fields keep their values:
  * a body without monthly_overage_cap keeps the cap; null clears it.
  */
-export async function updateApiKey(ctx: ServiceContext, { accountId, keyId, changes }: UpdateApiKeyOptions): Promise<ApiKey> {
+export async function updateApiKey(ctx: ServiceContext, { accountId, keyId, changes }: UpdateApiKeyOptions): Promise<ApiKeyRecord> {
   if (!idPattern(keyIdPrefix).test(keyId)) throw notFound();
   const data = {
     ...(changes.name !== undefined ? { name: changes.name } : {}),
@@ -21,6 +21,5 @@ export async function updateApiKey(ctx: ServiceContext, { accountId, keyId, chan
   };
   const updated = await ctx.db.apiKey.updateMany({ where: { id: keyId, accountId }, data });
   if (updated.count === 0) throw notFound();
-  const key = await ctx.db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
-  return toApiKeyView(key);
+  return ctx.db.apiKey.findUniqueOrThrow({ where: { id: keyId } });
 }

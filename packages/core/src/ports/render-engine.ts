@@ -13,6 +13,8 @@ export interface RenderEngine {
 export type JavascriptMode = 'disabled' | 'enabled';
 
 export interface RenderPdfInput {
+  /** The isolation boundary: the engine may reuse a reset sandbox only for jobs of the same account. */
+  account: string;
   html: string;
   pdf: NonNullable<PdfRequest['pdf']>;
   viewport: { width: number; height: number; device_scale_factor: number };
@@ -23,6 +25,7 @@ export interface RenderPdfInput {
 }
 
 export interface RenderImageInput {
+  account: string;
   html: string;
   image: { format: 'png' | 'jpeg' | 'webp'; width: number; height: number; quality?: number; transparent: boolean };
   javascript: JavascriptMode;

@@ -1,5 +1,5 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
-import type { DbOrTx, RenderJob } from '@svc/db';
+import type { DbOrTx } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
 import { reserveCredit } from '../credits/reserve-credit.ts';
 import { enqueue } from '../jobs/enqueue.ts';
@@ -7,6 +7,7 @@ import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import type { RenderJobRecord } from '../shared/records.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, type RenderKind } from './render-spec.ts';
 import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
@@ -25,7 +26,7 @@ export interface CreateRenderOptions {
 }
 
 export interface CreateRenderResult {
-  job: RenderJob;
+  job: RenderJobRecord;
   /** Whether the job had reached a terminal state when the answer was made. */
   finished: boolean;
 }

@@ -1,8 +1,7 @@
-import type { RenderJob as RenderJobView } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
+import type { RenderJobRecord } from '../shared/records.ts';
 import { findOwnedRender, type GetRenderOptions } from './get-render.ts';
-import { toJobView } from './render-job-view.ts';
 
 /**
  * DELETE of spec 3.1: a succeeded job loses its file (removed before the database marker,
@@ -11,7 +10,7 @@ import { toJobView } from './render-job-view.ts';
  * jobs answer 409. Repeating is safe, and an expired file stays expired. Billing, rate
  * limits and idempotency keys are unchanged.
  */
-export async function deleteRender(ctx: ServiceContext, options: GetRenderOptions): Promise<RenderJobView> {
+export async function deleteRender(ctx: ServiceContext, options: GetRenderOptions): Promise<RenderJobRecord> {
   const job = await findOwnedRender(ctx, options);
   if (job.status === 'queued' || job.status === 'running') throw new DomainError('job_not_finished');
   if (job.status === 'succeeded') {
@@ -22,5 +21,5 @@ export async function deleteRender(ctx: ServiceContext, options: GetRenderOption
   } else if (job.hiddenAt === null) {
     await ctx.db.renderJob.update({ where: { id: job.id }, data: { hiddenAt: ctx.clock() } });
   }
-  return toJobView(ctx, await findOwnedRender(ctx, options));
+  return findOwnedRender(ctx, options);
 }

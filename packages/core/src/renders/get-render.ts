@@ -1,9 +1,8 @@
-import { idPattern, type RenderJob as RenderJobView } from '@svc/contracts';
-import type { RenderJob } from '@svc/db';
+import { idPattern } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
+import type { RenderJobRecord } from '../shared/records.ts';
 import type { RenderKind } from './render-spec.ts';
-import { toJobView } from './render-job-view.ts';
 
 export interface GetRenderOptions {
   accountId: string;
@@ -12,13 +11,13 @@ export interface GetRenderOptions {
 }
 
 /** Finds an owned job; malformed, foreign and missing ids are the same 404. */
-export async function findOwnedRender(ctx: ServiceContext, { accountId, kind, jobId }: GetRenderOptions): Promise<RenderJob> {
+export async function findOwnedRender(ctx: ServiceContext, { accountId, kind, jobId }: GetRenderOptions): Promise<RenderJobRecord> {
   if (!idPattern(kind === 'pdf' ? 'pdf_' : 'image_').test(jobId)) throw notFound();
   const job = await ctx.db.renderJob.findFirst({ where: { id: jobId, accountId, kind } });
   if (!job) throw notFound();
   return job;
 }
 
-export async function getRender(ctx: ServiceContext, options: GetRenderOptions): Promise<RenderJobView> {
-  return toJobView(ctx, await findOwnedRender(ctx, options));
+export async function getRender(ctx: ServiceContext, options: GetRenderOptions): Promise<RenderJobRecord> {
+  return findOwnedRender(ctx, options);
 }

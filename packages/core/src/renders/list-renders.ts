@@ -2,8 +2,8 @@ import { idPattern } from '@svc/contracts';
 import type { Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
+import { type Page, pageOf, type RenderJobRecord } from '../shared/records.ts';
 import type { RenderKind } from './render-spec.ts';
-import { toHistoryItem } from './render-job-view.ts';
 
 export interface ListRendersOptions {
   accountId: string;
@@ -26,7 +26,7 @@ const typeWords: Record<string, string[]> = {
  * file types (pdf, png, jpeg/jpg, webp); template names join in with saved templates.
  * Failed or cancelled jobs removed by DELETE are not listed.
  */
-export async function listRenders(ctx: ServiceContext, { accountId, kind, q, limit, cursor }: ListRendersOptions) {
+export async function listRenders(ctx: ServiceContext, { accountId, kind, q, limit, cursor }: ListRendersOptions): Promise<Page<RenderJobRecord>> {
   const after = cursor ? decodeCursor(cursor, idPattern(kind === 'pdf' ? 'pdf_' : 'image_')) : undefined;
   const search = q?.trim();
   const matchingTypes = search
@@ -55,7 +55,5 @@ export async function listRenders(ctx: ServiceContext, { accountId, kind, q, lim
       : {}),
   };
   const rows = await ctx.db.renderJob.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { items: page.map(toHistoryItem), next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return pageOf(rows, limit, encodeCursor);
 }

@@ -27,16 +27,18 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
     return;
   }
   if (job.html === null) {
+    ctx.logger.error('render job failed', { jobId, category: 'internal_failure', code: 'input_missing', attempts: job.attempts });
     await finish({ status: 'failed', category: 'internal_failure', code: 'input_missing' });
     return;
   }
 
   let output: RenderOutput;
   try {
-    output = await render(ctx.renderEngine, job.html, job.options, ctx.config.renderTimeoutMs);
+    output = await render(ctx.renderEngine, { ...job, html: job.html }, ctx.config.renderTimeoutMs);
   } catch (error) {
     if (!isRenderFailure(error)) throw error;
-    // the message is the renderer's own text about the failure, never customer content
+    // the message is the renderer's own fixed text about the failure (a sandbox trip names its
+    // category, never the URL), so it is logged; the customer sees only category and code
     ctx.logger.warn('render job failed', { jobId, category: error.category, code: error.code, error: error.message });
     await finish({ status: 'failed', category: error.category, code: error.code });
     return;
@@ -83,9 +85,10 @@ async function claim(ctx: ServiceContext, jobId: string): Promise<ClaimedJob | n
   return { id: row.id, accountId: row.account_id, attempts: row.attempts, options: row.options, html: row.html };
 }
 
-function render(engine: RenderEngine, html: string, options: RenderOptions, timeoutMs: number): Promise<RenderOutput> {
+function render(engine: RenderEngine, job: ClaimedJob & { html: string }, timeoutMs: number): Promise<RenderOutput> {
+  const { accountId: account, html, options } = job;
   if (options.kind === 'pdf') {
-    return engine.renderPdf({ html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, timeoutMs });
+    return engine.renderPdf({ account, html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, timeoutMs });
   }
-  return engine.renderImage({ html, image: options.image, javascript: options.javascript, timeoutMs });
+  return engine.renderImage({ account, html, image: options.image, javascript: options.javascript, timeoutMs });
 }

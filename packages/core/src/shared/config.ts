@@ -5,8 +5,10 @@ import { type AllowlistEntry, parseAllowlist } from '../egress/url-policy.ts';
 export interface ServiceConfig {
   /** Base of links the service hands out (SVC_PUBLIC_URL). */
   publicUrl: string;
-  /** Where rendered files are kept (SVC_DATA_DIR/files). */
+  /** Where rendered files are kept by the local driver (SVC_DATA_DIR/files). */
   filesDir: string;
+  /** The S3-compatible store that replaces the local driver when SVC_S3_BUCKET is set. */
+  s3?: S3Settings;
   /** How long a rendered file stays downloadable (SVC_RETENTION_HOURS, default 7 days). */
   retentionMs: number;
   /** Lifetime of a signed download link minted on a read (capped by the file's retention). */
@@ -25,6 +27,17 @@ export interface ServiceConfig {
   signingSecret?: string;
   /** Hosts that bypass the egress address and port rules (SVC_UNSAFE_EGRESS_ALLOWLIST; development and tests only). */
   egressAllowlist: AllowlistEntry[];
+  /** The worker's warm sandboxes per browser: idle ones kept (unset: sized from memory; 0: none), jobs and age before closing. */
+  warmSandboxes: { size?: number; maxJobs: number; maxAgeMs: number };
+}
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Unset for AWS itself; the store's URL for MinIO, Ceph, R2 and the like. */
+  endpoint?: string;
+  /** Key prefix, for several deployments sharing one bucket. */
+  prefix?: string;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServiceConfig {
@@ -34,6 +47,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const parsed = Number(value);
     if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number`);
     return parsed;
+  };
+  const count = (name: string) => {
+    const value = env[name];
+    if (value === undefined || value === '') return undefined;
+    if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number`);
+    return Number(value);
   };
   const port = env.PORT ?? '3000';
   const renderTimeoutMs = number('SVC_RENDER_TIMEOUT_SECONDS', 30) * 1000;
@@ -49,5 +68,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxRenderAttempts: 3,
     signingSecret: env.SVC_SIGNING_SECRET || undefined,
     egressAllowlist: parseAllowlist(env.SVC_UNSAFE_EGRESS_ALLOWLIST),
+    warmSandboxes: {
+      size: count('SVC_WARM_SANDBOXES'),
+      maxJobs: number('SVC_WARM_SANDBOX_JOBS', 500),
+      maxAgeMs: number('SVC_WARM_SANDBOX_MINUTES', 15) * 60_000,
+    },
+    s3: env.SVC_S3_BUCKET
+      ? {
+          bucket: env.SVC_S3_BUCKET,
+          region: env.SVC_S3_REGION || 'us-east-1',
+          endpoint: env.SVC_S3_ENDPOINT || undefined,
+          prefix: env.SVC_S3_PREFIX || undefined,
+        }
+      : undefined,
   };
 }

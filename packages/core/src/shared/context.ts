@@ -47,7 +47,7 @@ export function createServiceContext(options: CreateServiceContextOptions): Serv
   const { databaseUrl, ...given } = options;
   return {
     clock: systemClock,
-    storage: storageFromConfig(options.config),
+    storage: given.storage ?? storageFromConfig(options.config),
     completions: databaseUrl ? new PgCompletionWaiter(databaseUrl, options.logger) : pollingCompletions,
     renderEngine: noRenderEngine,
     ...given,

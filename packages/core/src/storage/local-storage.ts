@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import type { ObjectStorage, StoredObject } from '../ports/object-storage.ts';
+import { checkStorageKey } from './storage-key.ts';
 
 /**
  * Files on the local disk under one root (SVC_DATA_DIR/files): the default driver, for one
@@ -16,7 +17,7 @@ export class LocalStorage implements ObjectStorage {
   }
 
   #path(key: string): string {
-    const path = normalize(join(this.#root, key));
+    const path = normalize(join(this.#root, checkStorageKey(key)));
     if (!path.startsWith(this.#root + sep)) throw new Error('storage key escapes the store');
     return path;
   }

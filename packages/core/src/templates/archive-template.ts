@@ -1,8 +1,7 @@
-import type { TemplateSummary } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
+import type { TemplateRecord } from '../shared/records.ts';
 import { checkTemplateId } from './template-fields.ts';
-import { toTemplateSummary } from './template-view.ts';
 
 export interface ArchiveTemplateOptions {
   accountId: string;
@@ -10,7 +9,7 @@ export interface ArchiveTemplateOptions {
 }
 
 /** Archives a template (spec 3.3); archiving it again returns the same answer. */
-export async function archiveTemplate(ctx: ServiceContext, { accountId, templateId }: ArchiveTemplateOptions): Promise<TemplateSummary> {
+export async function archiveTemplate(ctx: ServiceContext, { accountId, templateId }: ArchiveTemplateOptions): Promise<TemplateRecord> {
   checkTemplateId(templateId);
   const now = ctx.clock();
   const template = await ctx.db.$transaction(async (tx) => {
@@ -19,5 +18,5 @@ export async function archiveTemplate(ctx: ServiceContext, { accountId, template
     return tx.template.findFirst({ where: { id: templateId, accountId } });
   });
   if (!template) throw notFound();
-  return toTemplateSummary(template);
+  return template;
 }

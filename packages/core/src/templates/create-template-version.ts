@@ -1,10 +1,10 @@
-import type { TemplateVersionDetail, TemplateVersionWriteRequest } from '@svc/contracts';
+import type { TemplateVersionWriteRequest } from '@svc/contracts';
 import type { Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import { checkVersionContent } from './check-version-content.ts';
+import type { TemplateVersionRecord } from '../shared/records.ts';
 import { checkTemplateId, schemaColumn } from './template-fields.ts';
-import { toVersionDetail } from './template-view.ts';
 
 export interface CreateTemplateVersionOptions {
   accountId: string;
@@ -17,14 +17,14 @@ export interface CreateTemplateVersionOptions {
  * and answer 404. The template row lock numbers concurrent publications one after another
  * and waits for render admissions that hold the row (see resolve-template-version.ts).
  */
-export async function createTemplateVersion(ctx: ServiceContext, options: CreateTemplateVersionOptions): Promise<TemplateVersionDetail> {
+export async function createTemplateVersion(ctx: ServiceContext, options: CreateTemplateVersionOptions): Promise<TemplateVersionRecord> {
   const { accountId, templateId, request } = options;
   checkTemplateId(templateId);
   const template = await ctx.db.template.findFirst({ where: { id: templateId, accountId, archivedAt: null }, select: { inputMode: true } });
   if (!template) throw notFound();
   const content = await checkVersionContent({ ...request, inputMode: template.inputMode });
   const now = ctx.clock();
-  const version = await ctx.db.$transaction(async (tx) => {
+  return ctx.db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ latest_version: number }[]>`
       SELECT latest_version FROM templates WHERE id = ${templateId} AND account_id = ${accountId} AND archived_at IS NULL FOR UPDATE`;
     const current = rows[0];
@@ -42,5 +42,4 @@ export async function createTemplateVersion(ctx: ServiceContext, options: Create
       },
     });
   });
-  return toVersionDetail(version);
 }

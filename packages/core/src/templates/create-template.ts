@@ -1,10 +1,10 @@
-import { type TemplateDetail, templateIdPrefix, type TemplateWriteRequest } from '@svc/contracts';
+import { templateIdPrefix, type TemplateWriteRequest } from '@svc/contracts';
 import type { Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
 import { checkVersionContent } from './check-version-content.ts';
+import type { TemplateWithContent } from './get-template.ts';
 import { normalizeName, normalizeTags, schemaColumn } from './template-fields.ts';
-import { toTemplateDetail } from './template-view.ts';
 
 export interface CreateTemplateOptions {
   accountId: string;
@@ -12,12 +12,12 @@ export interface CreateTemplateOptions {
 }
 
 /** Saves a new template with version 1 (spec 4.5). input_mode is fixed at creation. */
-export async function createTemplate(ctx: ServiceContext, { accountId, request }: CreateTemplateOptions): Promise<TemplateDetail> {
+export async function createTemplate(ctx: ServiceContext, { accountId, request }: CreateTemplateOptions): Promise<TemplateWithContent> {
   const inputMode = request.input_mode ?? 'html';
   const content = await checkVersionContent({ source: request.source, schema: request.schema, sizes: request.sizes, inputMode });
   const now = ctx.clock();
   const id = newId(templateIdPrefix);
-  const { template, version } = await ctx.db.$transaction(async (tx) => {
+  const { template, latest } = await ctx.db.$transaction(async (tx) => {
     const template = await tx.template.create({
       data: {
         id,
@@ -29,7 +29,7 @@ export async function createTemplate(ctx: ServiceContext, { accountId, request }
         createdAt: now,
       },
     });
-    const version = await tx.templateVersion.create({
+    const latest = await tx.templateVersion.create({
       data: {
         templateId: id,
         version: 1,
@@ -39,7 +39,7 @@ export async function createTemplate(ctx: ServiceContext, { accountId, request }
         createdAt: now,
       },
     });
-    return { template, version };
+    return { template, latest };
   });
-  return toTemplateDetail(template, version, []);
+  return { template, latest, archives: [] };
 }

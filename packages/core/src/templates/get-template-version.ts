@@ -1,8 +1,7 @@
-import type { TemplateVersionDetail } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
+import type { TemplateVersionRecord } from '../shared/records.ts';
 import { checkTemplateId, parseVersionNumber } from './template-fields.ts';
-import { toVersionDetail } from './template-view.ts';
 
 export interface GetTemplateVersionOptions {
   accountId: string;
@@ -11,12 +10,12 @@ export interface GetTemplateVersionOptions {
 }
 
 /** One version of an owned template; a malformed or missing version number is not found. */
-export async function getTemplateVersion(ctx: ServiceContext, options: GetTemplateVersionOptions): Promise<TemplateVersionDetail> {
+export async function getTemplateVersion(ctx: ServiceContext, options: GetTemplateVersionOptions): Promise<TemplateVersionRecord> {
   checkTemplateId(options.templateId);
   const number = parseVersionNumber(options.version);
   const version = await ctx.db.templateVersion.findFirst({
     where: { templateId: options.templateId, version: number, template: { accountId: options.accountId } },
   });
   if (!version) throw notFound();
-  return toVersionDetail(version);
+  return version;
 }

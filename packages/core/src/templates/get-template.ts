@@ -1,8 +1,14 @@
-import type { TemplateDetail } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
+import type { TemplateArchiveRecord, TemplateRecord, TemplateVersionRecord } from '../shared/records.ts';
 import { checkTemplateId } from './template-fields.ts';
-import { toTemplateDetail } from './template-view.ts';
+
+/** A template with its latest version and its archive history, oldest first. */
+export interface TemplateWithContent {
+  template: TemplateRecord;
+  latest: TemplateVersionRecord;
+  archives: TemplateArchiveRecord[];
+}
 
 export interface GetTemplateOptions {
   accountId: string;
@@ -10,7 +16,7 @@ export interface GetTemplateOptions {
 }
 
 /** An owned template with its latest version; archived templates stay readable. */
-export async function getTemplate(ctx: ServiceContext, { accountId, templateId }: GetTemplateOptions): Promise<TemplateDetail> {
+export async function getTemplate(ctx: ServiceContext, { accountId, templateId }: GetTemplateOptions): Promise<TemplateWithContent> {
   checkTemplateId(templateId);
   const template = await ctx.db.template.findFirst({
     where: { id: templateId, accountId },
@@ -20,5 +26,6 @@ export async function getTemplate(ctx: ServiceContext, { accountId, templateId }
   const latest = await ctx.db.templateVersion.findUniqueOrThrow({
     where: { templateId_version: { templateId, version: template.latestVersion } },
   });
-  return toTemplateDetail(template, latest, template.archives);
+  const { archives, ...record } = template;
+  return { template: record, latest, archives };
 }

@@ -1,6 +1,6 @@
-import type { TemplateVersionPage } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
+import { type Page, pageOf } from '../shared/records.ts';
 import { checkTemplateId } from './template-fields.ts';
 
 export interface ListTemplateVersionsOptions {
@@ -14,7 +14,7 @@ export interface ListTemplateVersionsOptions {
  * Versions newest first. Version numbers are unique and ordered, so the cursor is simply the
  * last listed number in base 36 behind a "v" (at most 8 characters; the contract allows 32).
  */
-export async function listTemplateVersions(ctx: ServiceContext, options: ListTemplateVersionsOptions): Promise<TemplateVersionPage> {
+export async function listTemplateVersions(ctx: ServiceContext, options: ListTemplateVersionsOptions): Promise<Page<{ version: number; createdAt: Date }>> {
   const { accountId, templateId, limit } = options;
   checkTemplateId(templateId);
   const before = options.cursor === undefined ? undefined : decodeVersionCursor(options.cursor);
@@ -26,12 +26,7 @@ export async function listTemplateVersions(ctx: ServiceContext, options: ListTem
     take: limit + 1,
     select: { version: true, createdAt: true },
   });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    items: page.map((row) => ({ version: row.version, created_at: row.createdAt.toISOString() })),
-    next_cursor: rows.length > limit && last ? `v${last.version.toString(36)}` : null,
-  };
+  return pageOf(rows, limit, (last) => `v${last.version.toString(36)}`);
 }
 
 function decodeVersionCursor(cursor: string): number {

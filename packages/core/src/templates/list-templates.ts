@@ -1,8 +1,13 @@
-import { idPattern, type TemplatePage, templateIdPrefix } from '@svc/contracts';
+import { idPattern, templateIdPrefix } from '@svc/contracts';
 import type { Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
-import { toTemplateSummary } from './template-view.ts';
+import { type Page, pageOf, type TemplateRecord } from '../shared/records.ts';
+
+export interface TemplateList extends Page<TemplateRecord> {
+  /** The first 100 distinct tags of the whole account, in code-point order. */
+  tagOptions: string[];
+}
 
 export interface ListTemplatesOptions {
   accountId: string;
@@ -17,7 +22,7 @@ export interface ListTemplatesOptions {
  * Templates newest first, keyset-paged; q is a case-insensitive substring of the name, tag an
  * exact tag. tag_options are the first 100 distinct tags of the whole account, sorted by code point.
  */
-export async function listTemplates(ctx: ServiceContext, options: ListTemplatesOptions): Promise<TemplatePage> {
+export async function listTemplates(ctx: ServiceContext, options: ListTemplatesOptions): Promise<TemplateList> {
   const { accountId, status, limit, cursor } = options;
   const after = cursor ? decodeCursor(cursor, idPattern(templateIdPrefix)) : undefined;
   const search = options.q?.trim();
@@ -34,11 +39,5 @@ export async function listTemplates(ctx: ServiceContext, options: ListTemplatesO
       SELECT DISTINCT tag COLLATE "C" AS tag FROM templates, unnest(tags) AS tag
        WHERE account_id = ${accountId} ORDER BY tag LIMIT 100`,
   ]);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    tag_options: tags.map((row) => row.tag),
-    items: page.map(toTemplateSummary),
-    next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
-  };
+  return { ...pageOf(rows, limit, encodeCursor), tagOptions: tags.map((row) => row.tag) };
 }

@@ -1,8 +1,8 @@
-import type { TemplateRename, TemplateSummary } from '@svc/contracts';
+import type { TemplateRename } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
+import type { TemplateRecord } from '../shared/records.ts';
 import { checkTemplateId, normalizeName, normalizeTags } from './template-fields.ts';
-import { toTemplateSummary } from './template-view.ts';
 
 export interface UpdateTemplateOptions {
   accountId: string;
@@ -14,10 +14,10 @@ export interface UpdateTemplateOptions {
  * Renames, retags or restores a template; omitted fields keep their values. archived_at null
  * restores an archived template and records restored_at in its archive history.
  */
-export async function updateTemplate(ctx: ServiceContext, { accountId, templateId, changes }: UpdateTemplateOptions): Promise<TemplateSummary> {
+export async function updateTemplate(ctx: ServiceContext, { accountId, templateId, changes }: UpdateTemplateOptions): Promise<TemplateRecord> {
   checkTemplateId(templateId);
   const now = ctx.clock();
-  const template = await ctx.db.$transaction(async (tx) => {
+  return ctx.db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM templates WHERE id = ${templateId} AND account_id = ${accountId} FOR UPDATE`;
     if (rows.length === 0) throw notFound();
     if (changes.archived_at === null) {
@@ -32,5 +32,4 @@ export async function updateTemplate(ctx: ServiceContext, { accountId, templateI
       },
     });
   });
-  return toTemplateSummary(template);
 }

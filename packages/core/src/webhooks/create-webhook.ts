@@ -1,10 +1,16 @@
-import { maxWebhooks, type NewWebhook, webhookEventTypes, webhookIdPrefix, type WebhookWithSecret } from '@svc/contracts';
+import { maxWebhooks, type NewWebhook, webhookEventTypes, webhookIdPrefix } from '@svc/contracts';
 import { vetUrl } from '../egress/url-policy.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import type { WebhookRecord } from '../shared/records.ts';
 import { newWebhookSecret } from './webhook-secret.ts';
-import { toWebhookView } from './webhook-view.ts';
+
+/** A destination with its signing secret, which is shown only on creation and rotation. */
+export interface WebhookWithSecret {
+  webhook: WebhookRecord;
+  secret: string;
+}
 
 export interface CreateWebhookOptions {
   accountId: string;
@@ -29,5 +35,5 @@ export async function createWebhook(ctx: ServiceContext, { accountId, request }:
       data: { id: newId(webhookIdPrefix), accountId, url: request.url, events, secret, displayPrefix, createdAt: ctx.clock() },
     });
   });
-  return { ...toWebhookView(webhook, ctx.clock()), secret };
+  return { webhook, secret };
 }

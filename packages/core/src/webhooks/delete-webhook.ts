@@ -1,7 +1,7 @@
 import { idPattern, webhookIdPrefix } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
-import type { OwnedWebhook } from './webhook-view.ts';
+import type { OwnedWebhook } from './owned-webhook.ts';
 
 export type DeleteWebhookOptions = OwnedWebhook;
 

@@ -29,3 +29,8 @@ export function nextAttemptAt(finished: number, now: Date): Date | null {
 }
 
 export const deliveryJobKey = (deliveryId: string) => `webhook-delivery:${deliveryId}`;
+
+/** Statuses outside 200..599 are not HTTP answers the contract can show; they read as null. */
+export function visibleStatus(statusCode: number | null): number | null {
+  return statusCode !== null && statusCode >= 200 && statusCode <= 599 ? statusCode : null;
+}

@@ -1,6 +1,6 @@
-import type { Webhook } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
-import { findOwnedWebhook, type OwnedWebhook, toWebhookView } from './webhook-view.ts';
+import type { WebhookRecord } from '../shared/records.ts';
+import { findOwnedWebhook, type OwnedWebhook } from './owned-webhook.ts';
 
 export type DisableWebhookOptions = OwnedWebhook;
 
@@ -8,11 +8,11 @@ export type DisableWebhookOptions = OwnedWebhook;
  * Stops deliveries (disabled_reason owner_request). Repeating returns the same answer; a
  * destination already disabled after delivery failures keeps that reason.
  */
-export async function disableWebhook(ctx: ServiceContext, options: DisableWebhookOptions): Promise<Webhook> {
+export async function disableWebhook(ctx: ServiceContext, options: DisableWebhookOptions): Promise<WebhookRecord> {
   const { accountId, webhookId } = options;
   await ctx.db.webhook.updateMany({
     where: { id: webhookId, accountId, status: 'enabled' },
     data: { status: 'disabled', disabledReason: 'owner_request' },
   });
-  return toWebhookView(await findOwnedWebhook(ctx.db, options), ctx.clock());
+  return findOwnedWebhook(ctx.db, options);
 }

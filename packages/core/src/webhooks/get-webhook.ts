@@ -1,9 +1,9 @@
-import type { Webhook } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
-import { findOwnedWebhook, type OwnedWebhook, toWebhookView } from './webhook-view.ts';
+import type { WebhookRecord } from '../shared/records.ts';
+import { findOwnedWebhook, type OwnedWebhook } from './owned-webhook.ts';
 
 export type GetWebhookOptions = OwnedWebhook;
 
-export async function getWebhook(ctx: ServiceContext, options: GetWebhookOptions): Promise<Webhook> {
-  return toWebhookView(await findOwnedWebhook(ctx.db, options), ctx.clock());
+export async function getWebhook(ctx: ServiceContext, options: GetWebhookOptions): Promise<WebhookRecord> {
+  return findOwnedWebhook(ctx.db, options);
 }

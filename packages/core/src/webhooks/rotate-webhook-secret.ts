@@ -1,7 +1,7 @@
-import type { WebhookWithSecret } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newWebhookSecret, rotationOverlapMs } from './webhook-secret.ts';
-import { lockOwnedWebhook, type OwnedWebhook, toWebhookView } from './webhook-view.ts';
+import type { WebhookWithSecret } from './create-webhook.ts';
+import { lockOwnedWebhook, type OwnedWebhook } from './owned-webhook.ts';
 
 export type RotateWebhookSecretOptions = OwnedWebhook;
 
@@ -25,5 +25,5 @@ export async function rotateWebhookSecret(ctx: ServiceContext, options: RotateWe
       },
     });
   });
-  return { ...toWebhookView(webhook, now), secret };
+  return { webhook, secret };
 }

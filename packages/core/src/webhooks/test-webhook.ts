@@ -1,12 +1,10 @@
-import type { WebhookTest } from '@svc/contracts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { checkRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
-import { deliveryJobKey } from './delivery-rules.ts';
+import { deliveryJobKey, visibleStatus } from './delivery-rules.ts';
 import { eventBody, sampleJob } from './event-body.ts';
-import { visibleStatus } from './webhook-attempt-view.ts';
-import { lockOwnedWebhook, type OwnedWebhook } from './webhook-view.ts';
+import { lockOwnedWebhook, type OwnedWebhook } from './owned-webhook.ts';
 
 /** How long the request waits for the attempt: the receiver's 10 s and room for the queue. */
 export const testWaitMs = 12_000;
@@ -17,9 +15,11 @@ export interface TestWebhookOptions extends OwnedWebhook {
 }
 
 export interface TestWebhookResult {
-  /** 200 when the attempt finished, 202 while it is still queued or in flight. */
-  status: 200 | 202;
-  body: WebhookTest;
+  /** Whether the attempt finished within the wait; if not, it is still queued or in flight. */
+  finished: boolean;
+  /** The receiver's answer (null when none, or none the contract can show). */
+  statusCode: number | null;
+  delivered: boolean;
 }
 
 /**
@@ -65,9 +65,9 @@ async function waitForTest(ctx: ServiceContext, deliveryId: string, waitMs: numb
       select: { state: true, attemptRecords: { orderBy: { createdAt: 'desc' }, take: 1, select: { statusCode: true } } },
     });
     if (delivery && (delivery.state === 'delivered' || delivery.state === 'failed')) {
-      return { status: 200, body: { status_code: visibleStatus(delivery.attemptRecords[0]?.statusCode ?? null), delivered: delivery.state === 'delivered' } };
+      return { finished: true, statusCode: visibleStatus(delivery.attemptRecords[0]?.statusCode ?? null), delivered: delivery.state === 'delivered' };
     }
-    if (!delivery || waited >= waitMs) return { status: 202, body: { status_code: null, delivered: false } };
+    if (!delivery || waited >= waitMs) return { finished: false, statusCode: null, delivered: false };
     await new Promise((resolve) => setTimeout(resolve, testPollMs));
   }
 }

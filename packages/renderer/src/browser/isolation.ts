@@ -11,7 +11,7 @@
 import type { BrowserContext, CDPSession, HTTPRequest, Page, Target } from 'puppeteer-core';
 import { RenderError } from '../errors.ts';
 import type { AssetResolver, JavascriptMode, ResolvedAsset } from '../types.ts';
-import { PAGE_GUARD_SCRIPT, REPORT_BINDING, type GuardReportKind } from './page-guard-script.ts';
+import { GUARD_REPORT_KINDS, PAGE_GUARD_SCRIPT, REPORT_BINDING, type GuardReportKind } from './page-guard-script.ts';
 import { classifyUrl } from './url-policy.ts';
 import type { Violations } from './violations.ts';
 
@@ -35,9 +35,9 @@ export async function openIsolatedPage(context: BrowserContext, options: Isolati
   const page = await context.newPage();
   // registered after our own page exists: any later page in this context is a popup
   context.on('targetcreated', (target: Target) => {
-    if (target !== page.target() && FOREIGN_TARGETS.has(target.type())) violations.record('blocked_request', `${target.type()} target`);
+    if (target !== page.target() && FOREIGN_TARGETS.has(target.type())) violations.record('blocked_request', { layer: 'target', kind: target.type() });
   });
-  page.on('workercreated', () => violations.record('blocked_request', 'worker'));
+  page.on('workercreated', () => violations.record('blocked_request', { layer: 'target', kind: 'worker' }));
   // a crashed renderer never answers again: fail now instead of at the deadline. Content that
   // crashes its renderer has almost always run it out of memory.
   page.on('error', () => violations.fail(new RenderError('resource_limit', 'page_crashed', 'the page crashed its renderer')));
@@ -61,7 +61,7 @@ async function interceptRequest(request: HTTPRequest, resolveAsset: (reference: 
     if (verdict.kind === 'inline') return await request.continue();
     // an asset is an image or a font, never a document to navigate to
     if (verdict.kind === 'blocked' || request.resourceType() === 'document') {
-      violations.record('blocked_request', url);
+      violations.record('blocked_request', { layer: 'interception', kind: request.resourceType() });
       return await request.abort('blockedbyclient');
     }
     let asset: ResolvedAsset | null;
@@ -73,7 +73,7 @@ async function interceptRequest(request: HTTPRequest, resolveAsset: (reference: 
       return await request.abort('failed');
     }
     if (!asset) {
-      violations.record('unknown_asset', verdict.reference);
+      violations.record('unknown_asset', { layer: 'interception', kind: 'asset' });
       return await request.abort('blockedbyclient');
     }
     await request.respond({
@@ -91,12 +91,12 @@ async function interceptRequest(request: HTTPRequest, resolveAsset: (reference: 
 async function openObserverSession(page: Page, violations: Violations): Promise<CDPSession> {
   const session = await page.createCDPSession();
   session.on('Network.requestWillBeSent', (event) => {
-    if (classifyUrl(event.request.url).kind === 'blocked') violations.record('blocked_request', event.request.url);
+    if (classifyUrl(event.request.url).kind === 'blocked') violations.record('blocked_request', { layer: 'observer', kind: (event.type ?? 'other').toLowerCase() });
   });
-  session.on('Network.webSocketCreated', (event) => violations.record('blocked_request', event.url));
+  session.on('Network.webSocketCreated', () => violations.record('blocked_request', { layer: 'observer', kind: 'websocket' }));
   session.on('Log.entryAdded', ({ entry }) => {
     // Chromium refuses file: and chrome: subresources in the renderer and only logs it
-    if (entry.text.startsWith('Not allowed to load local resource')) violations.record('blocked_request', entry.url ?? entry.text);
+    if (entry.text.startsWith('Not allowed to load local resource')) violations.record('blocked_request', { layer: 'observer', kind: 'local_resource' });
   });
   // no response bodies are needed; keep the inspector from buffering them
   await Promise.all([session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }), session.send('Log.enable')]);
@@ -109,35 +109,48 @@ export async function enableJavascript(page: Page, violations: Violations): Prom
   await page.setJavaScriptEnabled(true);
 }
 
+/** Pages that have the report binding: a reused page keeps it, and it can be added only once. */
+const guardedPages = new WeakSet<Page>();
+
 async function installGuardScript(page: Page, violations: Violations): Promise<void> {
-  await page.exposeFunction(REPORT_BINDING, (kind: unknown, target: unknown) => judgeGuardReport(String(kind), String(target), violations));
-  await page.evaluateOnNewDocument(PAGE_GUARD_SCRIPT);
+  if (!guardedPages.has(page)) {
+    await page.exposeFunction(REPORT_BINDING, (kind: unknown, target: unknown) => judgeGuardReport(String(kind), String(target), violations));
+    await page.evaluateOnNewDocument(PAGE_GUARD_SCRIPT);
+    guardedPages.add(page);
+  }
   // setContent writes into the page's current document, which no longer counts as new
   await page.evaluate(PAGE_GUARD_SCRIPT);
 }
 
 function judgeGuardReport(kind: string, target: string, violations: Violations): void {
-  const reported = kind as GuardReportKind;
+  // page script can call the binding itself with any text: only a known kind is repeated
+  const reported: GuardReportKind | 'unknown' = (GUARD_REPORT_KINDS as readonly string[]).includes(kind) ? (kind as GuardReportKind) : 'unknown';
+  const finding = { layer: 'page_guard' as const, kind: reported };
   switch (reported) {
     case 'eventsource':
     case 'popup':
-      if (classifyUrl(target).kind !== 'inline') violations.record('blocked_request', `${kind} ${target}`);
+      if (classifyUrl(target).kind !== 'inline') violations.record('blocked_request', finding);
       return;
     case 'webrtc':
-      if (target !== '[]') violations.record('blocked_request', `${kind} ${target}`);
+      if (target !== '[]') violations.record('blocked_request', finding);
       return;
     default:
       // workers, service workers, WebSocket, WebTransport: never allowed, whatever the URL
-      violations.record('blocked_request', `${kind} ${target}`);
+      violations.record('blocked_request', finding);
   }
 }
 
-/** One resolver call per distinct reference within a job. */
+/** One resolver call per distinct reference within a job (each job brings its own resolver). */
 function cachedResolver(assets: { current?: AssetResolver }): (reference: string) => Promise<ResolvedAsset | null> {
   const cache = new Map<string, Promise<ResolvedAsset | null>>();
+  let cachedFor: AssetResolver | undefined;
   return (reference) => {
     const resolver = assets.current;
     if (!resolver) return Promise.resolve(null);
+    if (resolver !== cachedFor) {
+      cache.clear();
+      cachedFor = resolver;
+    }
     let pending = cache.get(reference);
     if (!pending) {
       pending = resolver(reference);

@@ -61,6 +61,9 @@ export function launchFlags(userDataDir: string): string[] {
     '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--font-render-hinting=none',
+    // a sandbox is reused by its account's next job after navigating away: no page may survive
+    // in the back/forward cache to be restored into it
+    '--disable-back-forward-cache',
     // a page that hoards memory crashes its own renderer early instead of starving the host
     '--js-flags=--max-old-space-size=1024',
   ];

@@ -5,12 +5,18 @@
 
 export const REPORT_BINDING = '__svcSandboxReport';
 
-export type GuardReportKind = 'worker' | 'service_worker' | 'websocket' | 'webtransport' | 'eventsource' | 'webrtc' | 'popup';
+export const GUARD_REPORT_KINDS = ['worker', 'service_worker', 'websocket', 'webtransport', 'eventsource', 'webrtc', 'popup'] as const;
+
+export type GuardReportKind = (typeof GUARD_REPORT_KINDS)[number];
 
 /** Plain JavaScript source (not a function) so nothing depends on how TypeScript compiles it. */
 export const PAGE_GUARD_SCRIPT = `(() => {
   const report = globalThis[${JSON.stringify(REPORT_BINDING)}];
   if (typeof report !== 'function') return;
+  // a reused page runs it both as a new-document script and directly: wrap only once
+  const installed = Symbol.for('svc.sandbox.guard');
+  if (globalThis[installed]) return;
+  Object.defineProperty(globalThis, installed, { value: true });
   const tell = (kind, target) => { try { report(kind, String(target)); } catch {} };
   const watchConstructor = (name, kind, describe) => {
     const Original = globalThis[name];

@@ -15,13 +15,12 @@ export async function auditResourceHints(session: CDPSession, violations: Violat
     const attributes = attributeMap((await session.send('DOM.getAttributes', { nodeId })).attributes);
     const rel = (attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
     const href = attributes.get('href') ?? '';
-    if (rel.some((token) => NETWORK_HINTS.has(token)) && classifyUrl(href).kind === 'blocked') {
-      violations.record('blocked_request', `${rel.join(' ')} ${href}`);
-    }
+    const hint = rel.find((token) => NETWORK_HINTS.has(token));
+    if (hint && classifyUrl(href).kind === 'blocked') violations.record('blocked_request', { layer: 'resource_hint', kind: hint });
   }
   // speculation rules make the browser itself prefetch or prerender other pages
   const rules = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'script[type="speculationrules" i]' });
-  if (rules.nodeIds.length > 0) violations.record('blocked_request', 'speculation rules');
+  if (rules.nodeIds.length > 0) violations.record('blocked_request', { layer: 'resource_hint', kind: 'speculation_rules' });
 }
 
 /** DevTools returns attributes as a flat [name, value, name, value, ...] list. */

@@ -1,8 +1,8 @@
-// One job's sandbox from start to end: its tripwire proxy, its fresh browser context and its
-// isolated page (made ready before the job arrives, see Supervisor), the content loaded and
-// audited, and the verdict.
+// A sandbox from start to end: its tripwire proxy, its browser context and its isolated page
+// (made ready before the first job arrives, see Supervisor), one job's content loaded and
+// audited, the verdict, and the reset that lets the same account's next job use it.
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import type { AssetResolver, JavascriptMode } from '../types.ts';
+import type { AssetResolver, JavascriptMode, RendererLogger } from '../types.ts';
 import { enableJavascript, openIsolatedPage } from './isolation.ts';
 import { loadContent } from './load-content.ts';
 import { auditResourceHints } from './resource-hints.ts';
@@ -11,6 +11,8 @@ import { openTripwire } from './tripwire.ts';
 import { Violations } from './violations.ts';
 
 export interface SandboxOptions {
+  /** the isolation boundary; omitted: the sandbox serves this job only */
+  account?: string;
   html: string;
   javascript: JavascriptMode;
   assets?: AssetResolver;
@@ -32,13 +34,16 @@ interface SandboxParts {
   assets: { current?: AssetResolver };
 }
 
+/** Jobs without an account each get a tenant of their own, so their sandbox is never reused. */
+let unsharedJobs = 0;
+
 /**
  * Opens a sandbox ahead of its job: a tripwire, a fresh context whose only proxy is that
  * tripwire, and an isolated blank page with script off. Nothing of any job is in it yet.
  */
-export async function prepareSandbox(browser: Browser): Promise<Prepared<SandboxParts>> {
-  const violations = new Violations();
-  const tripwire = await openTripwire(() => violations.record('blocked_request', 'connection reached the tripwire proxy'));
+export async function prepareSandbox(browser: Browser, logger: RendererLogger): Promise<Prepared<SandboxParts>> {
+  const violations = new Violations(logger);
+  const tripwire = await openTripwire(() => violations.record('blocked_request', { layer: 'tripwire', kind: 'connection' }));
   try {
     const context = await browser.createBrowserContext({
       proxyServer: tripwire.proxyServer,
@@ -63,18 +68,59 @@ export async function prepareSandbox(browser: Browser): Promise<Prepared<Sandbox
 
 /** Loads the HTML in a fresh sandboxed page and runs `capture` on it once it is ready. */
 export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page) => Promise<T>): Promise<T> {
-  return supervisor.withContext({ timeoutMs: options.timeoutMs }, async (prepared) => {
-    const { page, session, violations, assets, viewport } = prepared.extra as SandboxParts;
+  const tenant = options.account ?? `unshared:${(unsharedJobs += 1)}`;
+  return supervisor.withContext({ timeoutMs: options.timeoutMs, tenant }, async (prepared) => {
+    const parts = prepared.extra as SandboxParts;
+    const { page, session, violations, assets } = parts;
+    violations.renew();
     assets.current = options.assets;
     return violations.guard(async () => {
       if (options.javascript === 'enabled') await enableJavascript(page, violations);
-      const wanted = options.viewport;
-      if (wanted.width !== viewport.width || wanted.height !== viewport.height || wanted.deviceScaleFactor !== viewport.deviceScaleFactor) {
-        await page.setViewport(wanted);
+      if (!sameViewport(parts.viewport, options.viewport)) {
+        await page.setViewport(options.viewport);
+        parts.viewport = options.viewport;
       }
       await loadContent(page, options.html);
       await auditResourceHints(session, violations);
       return capture(page);
     });
   });
+}
+
+/** Reads the page's state after a reset; plain source, as it runs with script off (see load-content.ts). */
+const CLEAR_AND_DESCRIBE = `(() => {
+  window.name = '';
+  return { url: location.href, history: history.length, name: window.name, elements: document.getElementsByTagName('*').length };
+})()`;
+
+/**
+ * Returns a sandbox whose job ended well to its prepared state for the same account's next
+ * job, and checks the result; false when anything of the job could still be observed.
+ * The navigation makes a new Document and Window, so the job's DOM, globals, timers and
+ * intervals, blob: URLs and BroadcastChannels end with the old one (the back/forward cache
+ * is off, see launch-flags.ts). Storage needs no reset: the content ran in an opaque origin,
+ * where every storage API refuses.
+ */
+export async function resetSandbox(prepared: Prepared): Promise<boolean> {
+  const parts = prepared.extra as SandboxParts;
+  const { page, session, violations } = parts;
+  // something the job left running (a popup, a worker, a late request) disqualifies the sandbox
+  const strayTargets = () => prepared.context.targets().some((target) => target !== page.target());
+  if (violations.first || strayTargets() || page.isClosed()) return false;
+  parts.assets.current = undefined;
+  await page.setJavaScriptEnabled(false);
+  await page.goto('about:blank', { waitUntil: 'load', timeout: 0 });
+  await session.send('Page.resetNavigationHistory');
+  if (!sameViewport(parts.viewport, PREPARED_VIEWPORT)) {
+    await page.setViewport(PREPARED_VIEWPORT);
+    parts.viewport = PREPARED_VIEWPORT;
+  }
+  // window.name belongs to the browsing context, not the document: it outlives the navigation
+  const state = (await page.evaluate(CLEAR_AND_DESCRIBE)) as { url: string; history: number; name: string; elements: number };
+  const blank = state.url === 'about:blank' && state.history === 1 && state.name === '' && state.elements <= 3;
+  return blank && violations.first === null && !strayTargets();
+}
+
+function sameViewport(a: ViewportSize, b: ViewportSize): boolean {
+  return a.width === b.width && a.height === b.height && a.deviceScaleFactor === b.deviceScaleFactor;
 }

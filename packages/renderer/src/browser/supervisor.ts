@@ -1,16 +1,18 @@
-// The browser pool: one warm Chromium, a concurrency cap with a queue, one fresh browser context
-// per job, a hard per-job deadline, and a replacement browser after N renders or a crash.
+// The browser pool: one warm Chromium, a concurrency cap with a queue, a browser context per
+// account (a fresh one, or a warm one that served the same account and was reset), a hard
+// per-job deadline, and a replacement browser after N renders or a crash.
 // Model: gotenberg's supervisor.
 import type { Browser, BrowserContext } from 'puppeteer-core';
 import { RenderError, isRenderError } from '../errors.ts';
-import type { RendererStatus } from '../types.ts';
+import type { RendererLogger, RendererStatus } from '../types.ts';
 import { BrowserInstance } from './browser-instance.ts';
 import { Slots } from './slots.ts';
 import { sweepStaleProfiles } from './stale-profiles.ts';
+import { type WarmLimits, WarmSandboxes } from './warm-sandboxes.ts';
 
 /**
- * A job's sandbox made ready before the job arrives: a fresh browser context (never used
- * by another job) with whatever the sandbox layer set up in it. `dispose` frees what is
+ * A job's sandbox made ready before the job arrives: a fresh browser context (never used by
+ * another account) with whatever the sandbox layer set up in it. `dispose` frees what is
  * not part of the context (it runs after the context is closed).
  */
 export interface Prepared<E = unknown> {
@@ -26,16 +28,33 @@ export interface SupervisorOptions {
   launchTimeoutMs: number;
   /** Builds one sandbox in a browser; the supervisor keeps one ready per slot. */
   prepare: (browser: Browser) => Promise<Prepared>;
+  /**
+   * Returns a sandbox whose job ended well to the state `prepare` left it in, and proves it;
+   * false (or a throw) means it cannot be reset and is closed.
+   */
+  reset: (prepared: Prepared) => Promise<boolean>;
+  warm: WarmLimits;
+  logger: RendererLogger;
 }
+
+/** Why a browser was taken out of rotation. */
+type RetireReason = 'recycle' | 'crash' | 'unresponsive';
 
 export interface JobOptions {
   timeoutMs: number;
+  /** The isolation boundary (the account): only its own jobs may reuse a sandbox it used. */
+  tenant: string;
 }
 
 interface Spare {
   instance: BrowserInstance;
   prepared: Prepared;
+  jobs: number;
+  openedAt: number;
 }
+
+/** A reset that takes longer than this counts as failed: the sandbox is closed instead. */
+const RESET_MS = 2_000;
 
 /** A context that does not close in this time belongs to a wedged browser, which is replaced. */
 const CONTEXT_CLOSE_MS = 5_000;
@@ -48,14 +67,20 @@ export class Supervisor {
   #current: BrowserInstance | null = null;
   #launching: Promise<BrowserInstance> | null = null;
   #launches = 0;
+  /** why the browser the next launch replaces was retired, for the restart's log line */
+  #replacing: { reason: RetireReason; pid: number | null } | null = null;
   #closed = false;
   /** Sandboxes made ready ahead of jobs: opening a context and its page is most of a job's overhead. */
   readonly #spares: Spare[] = [];
   #preparing = 0;
+  readonly #warm: WarmSandboxes<Spare>;
+  /** Resets under way, by account: the account's next job waits for one rather than open another sandbox. */
+  readonly #resetting = new Map<string, Promise<boolean>>();
 
   private constructor(options: SupervisorOptions) {
     this.#options = options;
     this.#slots = new Slots(options.concurrency);
+    this.#warm = new WarmSandboxes(options.warm);
   }
 
   static async start(options: SupervisorOptions): Promise<Supervisor> {
@@ -75,6 +100,7 @@ export class Supervisor {
       launches: this.#launches,
       queued: this.#slots.queued,
       running: this.#slots.held,
+      warmSandboxes: this.#warm.size,
     };
   }
 
@@ -97,11 +123,13 @@ export class Supervisor {
     this.#closed = true;
     this.#slots.close();
     await Promise.allSettled([...this.#jobs]);
-    await Promise.allSettled(this.#spares.splice(0).map((spare) => this.#disposeSpare(spare)));
+    const idle = [...this.#spares.splice(0), ...this.#warm.removeWhere(() => true)];
+    await Promise.allSettled(idle.map((spare) => this.#disposeSpare(spare)));
     await this.#launching?.catch(() => undefined);
     this.#current = null;
     await Promise.all([...this.#instances].map((instance) => instance.stop()));
     this.#instances.clear();
+    this.#options.logger.info('renderer closed', { launches: this.#launches });
   }
 
   async #runJob<T>(
@@ -118,24 +146,33 @@ export class Supervisor {
     const deadline = new Deadline(job.timeoutMs);
     try {
       if (this.#closed) throw new RenderError('internal_failure', 'renderer_closed');
-      const opening = this.#take();
+      const opening = this.#take(job.tenant);
       const spare = await deadline.race(opening).catch((error: unknown) => {
         // a sandbox that opens after all is nobody's: close it
         opening.then((late) => this.#disposeSpare(late), () => undefined).catch(() => undefined);
+        if (deadline.expired) this.#options.logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
         throw error;
       });
       const { instance, prepared } = spare;
       instance.inFlight += 1;
       // the next job's sandbox is prepared while this one renders
       this.#refill();
+      let succeeded = false;
       try {
         settle.resolve(await deadline.race(work(prepared)));
+        succeeded = true;
       } catch (error) {
+        if (deadline.expired) this.#options.logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
         settle.reject(asRenderError(error, instance));
       } finally {
         deadline.clear();
-        await this.#closeContext(prepared.context, instance);
-        await prepared.dispose().catch(() => undefined);
+        spare.jobs += 1;
+        // only a sandbox whose job ended well is reset for its account; anything that failed
+        // (crash, timeout, guard trip, any error) is closed, never handed on
+        if (!(succeeded && (await this.#keepWarm(job.tenant, spare)))) {
+          await this.#closeContext(prepared.context, instance);
+          await prepared.dispose().catch(() => undefined);
+        }
         instance.inFlight -= 1;
         instance.renders += 1;
         this.#afterJob(instance);
@@ -148,13 +185,47 @@ export class Supervisor {
     }
   }
 
-  /** A ready sandbox on a live browser, or a new one when none is ready. */
-  async #take(): Promise<Spare> {
+  /**
+   * Resets a sandbox after a good job and keeps it for the same account, while it is young
+   * enough and its browser stays in rotation. False: the caller closes it.
+   */
+  async #keepWarm(tenant: string, spare: Spare): Promise<boolean> {
+    const { instance } = spare;
+    if (this.#closed || !instance.alive || instance.retiring || !this.#warm.mayServeAgain(spare, performance.now())) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const resetting = Promise.race([
+      this.#options.reset(spare.prepared).catch(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), RESET_MS))),
+    ]);
+    this.#resetting.set(tenant, resetting);
+    try {
+      const reset = await resetting;
+      clearTimeout(timer);
+      if (!reset) {
+        this.#options.logger.info('sandbox discarded', { pid: instance.pid, reason: 'it could not be reset' });
+        return false;
+      }
+      if (this.#closed || !instance.alive || instance.retiring) return false;
+      for (const evicted of this.#warm.put(tenant, spare)) void this.#disposeSpare(evicted);
+      return true;
+    } finally {
+      if (this.#resetting.get(tenant) === resetting) this.#resetting.delete(tenant);
+    }
+  }
+
+  /** The account's warm sandbox on a live browser, else a ready one, else a new one. */
+  async #take(tenant: string): Promise<Spare> {
+    await this.#resetting.get(tenant);
+    for (let warm = this.#warm.take(tenant); warm; warm = this.#warm.take(tenant)) {
+      if (warm.instance.alive && !warm.instance.retiring) return warm;
+      void this.#disposeSpare(warm);
+    }
     while (this.#spares.length > 0) {
       const spare = this.#spares.shift() as Spare;
       if (spare.instance.alive && !spare.instance.retiring && (await answers(spare.instance))) return spare;
       // a browser killed a moment ago may not have reported its disconnect yet
-      if (!spare.instance.retiring && spare.instance.alive) this.#discard(spare.instance);
+      if (!spare.instance.retiring && spare.instance.alive) this.#discard(spare.instance, 'unresponsive');
+      this.#options.logger.info('sandbox discarded', { pid: spare.instance.pid, reason: 'its browser is gone or does not answer' });
       void this.#disposeSpare(spare);
     }
     return this.#prepareSpare();
@@ -165,10 +236,10 @@ export class Supervisor {
     for (let attempt = 0; ; attempt += 1) {
       const instance = await this.#browser();
       try {
-        return { instance, prepared: await this.#options.prepare(instance.browser) };
+        return { instance, prepared: await this.#options.prepare(instance.browser), jobs: 0, openedAt: performance.now() };
       } catch (error) {
         if (instance.alive || attempt > 0) throw asRenderError(error, instance);
-        this.#discard(instance);
+        this.#discard(instance, 'crash');
       }
     }
   }
@@ -209,14 +280,15 @@ export class Supervisor {
     clearTimeout(timer);
     // a context that cannot be closed may still hold a runaway page: replace the whole browser
     if (!closed && instance.alive) {
-      this.#discard(instance);
+      this.#options.logger.warn('browser context did not close', { pid: instance.pid, waitedMs: CONTEXT_CLOSE_MS });
+      this.#discard(instance, 'unresponsive');
       void instance.stop();
     }
   }
 
   #afterJob(instance: BrowserInstance): void {
     if (!instance.retiring && instance.renders >= this.#options.restartAfter) {
-      this.#discard(instance);
+      this.#discard(instance, 'recycle');
       this.#warmUp();
     }
     // drained: the retired browser has no job left and can go
@@ -227,17 +299,24 @@ export class Supervisor {
   }
 
   /** Takes the instance out of rotation; running jobs finish on it (see #afterJob). */
-  #discard(instance: BrowserInstance): void {
+  #discard(instance: BrowserInstance, reason: RetireReason): void {
+    if (!instance.retiring) this.#options.logger.info('browser retired', { pid: instance.pid, reason, renders: instance.renders });
     instance.retiring = true;
-    if (this.#current === instance) this.#current = null;
+    if (this.#current === instance) {
+      this.#current = null;
+      this.#replacing = { reason, pid: instance.pid };
+    }
     for (const spare of this.#spares.filter((candidate) => candidate.instance === instance)) {
       this.#spares.splice(this.#spares.indexOf(spare), 1);
       void this.#disposeSpare(spare);
     }
+    for (const warm of this.#warm.removeWhere((candidate) => candidate.instance === instance)) void this.#disposeSpare(warm);
   }
 
   #onDisconnect(instance: BrowserInstance): void {
-    this.#discard(instance);
+    // close() never reaches here: this browser went away on its own (crash, OOM kill, signal)
+    this.#options.logger.error('browser crashed', { pid: instance.pid, renders: instance.renders, inFlight: instance.inFlight });
+    this.#discard(instance, 'crash');
     this.#instances.delete(instance);
     this.#warmUp();
   }
@@ -253,7 +332,7 @@ export class Supervisor {
   #browser(): Promise<BrowserInstance> {
     const current = this.#current;
     if (current?.alive && !current.retiring) return Promise.resolve(current);
-    if (current) this.#discard(current);
+    if (current) this.#discard(current, 'crash');
     this.#launching ??= this.#launch().finally(() => {
       this.#launching = null;
     });
@@ -261,12 +340,24 @@ export class Supervisor {
   }
 
   async #launch(): Promise<BrowserInstance> {
-    const instance = await BrowserInstance.launch({
-      executablePath: this.#options.executablePath,
-      launchTimeoutMs: this.#options.launchTimeoutMs,
-      onDisconnect: (gone) => this.#onDisconnect(gone),
-    });
+    const { executablePath, logger } = this.#options;
+    let instance: BrowserInstance;
+    try {
+      instance = await BrowserInstance.launch({
+        executablePath,
+        launchTimeoutMs: this.#options.launchTimeoutMs,
+        onDisconnect: (gone) => this.#onDisconnect(gone),
+      });
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
+      logger.error('browser launch failed', { executable: executablePath, error: cause });
+      throw error;
+    }
     this.#launches += 1;
+    const replaced = this.#replacing;
+    this.#replacing = null;
+    if (replaced) logger.info('browser restarted', { pid: instance.pid, executable: executablePath, reason: replaced.reason, previousPid: replaced.pid });
+    else logger.info('browser launched', { pid: instance.pid, executable: executablePath });
     if (this.#closed) {
       await instance.stop();
       throw new RenderError('internal_failure', 'renderer_closed');
@@ -297,10 +388,14 @@ async function answers(instance: BrowserInstance): Promise<boolean> {
 class Deadline {
   readonly #expired: Promise<never>;
   #timer: NodeJS.Timeout | undefined;
+  expired = false;
 
   constructor(timeoutMs: number) {
     this.#expired = new Promise<never>((_, reject) => {
-      this.#timer = setTimeout(() => reject(new RenderError('timeout', 'render_timeout', `render exceeded ${timeoutMs} ms`)), timeoutMs);
+      this.#timer = setTimeout(() => {
+        this.expired = true;
+        reject(new RenderError('timeout', 'render_timeout', `render exceeded ${timeoutMs} ms`));
+      }, timeoutMs);
     });
     this.#expired.catch(() => undefined);
   }

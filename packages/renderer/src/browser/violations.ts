@@ -1,17 +1,36 @@
 // What the isolation layers found during one job. The first finding fails the job at once (the
 // render is raced against it) and wins over any error the interrupted render throws after it.
 import { RenderError } from '../errors.ts';
+import type { RendererLogger } from '../types.ts';
 
 export type ViolationCode = 'blocked_request' | 'unknown_asset';
 
+/** Which layer of the sandbox caught the attempt (see isolation.ts, tripwire.ts). */
+export type GuardLayer = 'interception' | 'observer' | 'target' | 'page_guard' | 'resource_hint' | 'tripwire';
+
+/**
+ * What was attempted, as a fixed category (a resource type, a target type, a hint's rel),
+ * never the URL: a URL is the customer's content and may carry their data.
+ */
+export interface Finding {
+  layer: GuardLayer;
+  kind: string;
+}
+
 export class Violations {
   #first: RenderError | null = null;
-  /** what was seen, for logs; never part of a client-facing error */
-  readonly seen: string[] = [];
-  readonly #tripped: Promise<never>;
+  readonly #logger: RendererLogger;
+  #tripped!: Promise<never>;
   #trip!: (error: RenderError) => void;
 
-  constructor() {
+  constructor(logger: RendererLogger) {
+    this.#logger = logger;
+    this.renew();
+  }
+
+  /** Starts over for the next job of a reused sandbox: nothing found yet. */
+  renew(): void {
+    this.#first = null;
     this.#tripped = new Promise<never>((_, reject) => (this.#trip = reject));
     this.#tripped.catch(() => undefined); // observed through guard(); never unhandled
   }
@@ -21,15 +40,22 @@ export class Violations {
   }
 
   /** A sandbox breach attempt: the job fails as unsafe_asset. */
-  record(code: ViolationCode, what: string): void {
-    this.fail(new RenderError('unsafe_asset', code, `sandbox refused: ${what.slice(0, 200)}`));
+  record(code: ViolationCode, finding: Finding): void {
+    // the message reaches the worker's log with the job id, so it names the category only
+    this.#stop(new RenderError('unsafe_asset', code, `sandbox refused: ${finding.kind} (${finding.layer})`), finding);
   }
 
   /** Any other reason the job must stop now (a failing asset resolver, say). */
   fail(error: RenderError): void {
-    this.seen.push(error.message);
+    this.#stop(error, null);
+  }
+
+  #stop(error: RenderError, finding: Finding | null): void {
+    // a page can make thousands of attempts; the first one decides the job and is the one logged
     if (this.#first) return;
     this.#first = error;
+    if (finding) this.#logger.warn('network guard tripped', { code: error.code, layer: finding.layer, kind: finding.kind });
+    else this.#logger.warn('sandbox stopped the render', { category: error.category, code: error.code });
     this.#trip(error);
   }
 

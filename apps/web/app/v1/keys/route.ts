@@ -1,13 +1,14 @@
-import { createApiKey, listApiKeys } from '@svc/contracts';
-import * as core from '@svc/core';
+import { createApiKeyOperation, listApiKeysOperation } from '@svc/contracts';
+import { createApiKey, listApiKeys } from '@svc/core';
 import { handle } from '../../../src/http/handle.ts';
+import { apiKeyBody, newApiKeyBody } from '../../../src/http/views/api-keys.ts';
 
-export const POST = handle(createApiKey, async ({ ctx, principal, body }) => ({
+export const POST = handle(createApiKeyOperation, async ({ ctx, principal, body }) => ({
   status: 201,
-  body: await core.createApiKey(ctx, { accountId: principal.accountId, name: body.name }),
+  body: newApiKeyBody(await createApiKey(ctx, { accountId: principal.accountId, name: body.name })),
 }));
 
-export const GET = handle(listApiKeys, async ({ ctx, principal, query }) => ({
-  status: 200,
-  body: await core.listApiKeys(ctx, { accountId: principal.accountId, limit: query.limit, cursor: query.cursor }),
-}));
+export const GET = handle(listApiKeysOperation, async ({ ctx, principal, query }) => {
+  const page = await listApiKeys(ctx, { accountId: principal.accountId, limit: query.limit, cursor: query.cursor });
+  return { status: 200, body: { data: page.items.map(apiKeyBody), next_cursor: page.nextCursor } };
+});

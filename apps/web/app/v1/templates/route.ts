@@ -1,13 +1,14 @@
-import { createTemplate, listTemplates } from '@svc/contracts';
-import * as core from '@svc/core';
+import { createTemplateOperation, listTemplatesOperation } from '@svc/contracts';
+import { createTemplate, listTemplates } from '@svc/core';
 import { handle } from '../../../src/http/handle.ts';
+import { templateDetailBody, templateSummaryBody } from '../../../src/http/views/templates.ts';
 
-export const POST = handle(createTemplate, async ({ ctx, principal, body }) => ({
+export const POST = handle(createTemplateOperation, async ({ ctx, principal, body }) => ({
   status: 201,
-  body: await core.createTemplate(ctx, { accountId: principal.accountId, request: body }),
+  body: templateDetailBody(await createTemplate(ctx, { accountId: principal.accountId, request: body })),
 }));
 
-export const GET = handle(listTemplates, async ({ ctx, principal, query }) => ({
-  status: 200,
-  body: await core.listTemplates(ctx, { accountId: principal.accountId, ...query }),
-}));
+export const GET = handle(listTemplatesOperation, async ({ ctx, principal, query }) => {
+  const page = await listTemplates(ctx, { accountId: principal.accountId, ...query });
+  return { status: 200, body: { tag_options: page.tagOptions, items: page.items.map(templateSummaryBody), next_cursor: page.nextCursor } };
+});

@@ -1,13 +1,14 @@
-import { createWebhook, listWebhooks } from '@svc/contracts';
-import * as core from '@svc/core';
+import { createWebhookOperation, listWebhooksOperation } from '@svc/contracts';
+import { createWebhook, listWebhooks } from '@svc/core';
 import { handle } from '../../../src/http/handle.ts';
+import { webhookBody, webhookWithSecretBody } from '../../../src/http/views/webhooks.ts';
 
-export const POST = handle(createWebhook, async ({ ctx, principal, body }) => ({
+export const POST = handle(createWebhookOperation, async ({ ctx, principal, body }) => ({
   status: 201,
-  body: await core.createWebhook(ctx, { accountId: principal.accountId, request: body }),
+  body: webhookWithSecretBody(await createWebhook(ctx, { accountId: principal.accountId, request: body }), ctx.clock()),
 }));
 
-export const GET = handle(listWebhooks, async ({ ctx, principal }) => ({
-  status: 200,
-  body: await core.listWebhooks(ctx, { accountId: principal.accountId }),
-}));
+export const GET = handle(listWebhooksOperation, async ({ ctx, principal }) => {
+  const now = ctx.clock();
+  return { status: 200, body: { data: (await listWebhooks(ctx, { accountId: principal.accountId })).map((webhook) => webhookBody(webhook, now)) } };
+});

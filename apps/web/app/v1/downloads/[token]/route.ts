@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { downloadFile } from '@svc/contracts';
+import { downloadFileOperation } from '@svc/contracts';
 import { openDownload } from '@svc/core';
 import { handle } from '../../../../src/http/handle.ts';
 
-export const GET = handle(downloadFile, async ({ ctx, params }) => {
-  const file = await openDownload(ctx, params.token ?? '');
+export const GET = handle(downloadFileOperation, async ({ ctx, params }) => {
+  const file = await openDownload(ctx, params.token);
   return {
     status: 200,
     stream: Readable.toWeb(file.stream) as ReadableStream<Uint8Array>,

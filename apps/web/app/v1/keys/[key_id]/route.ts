@@ -1,13 +1,14 @@
-import { revokeApiKey, updateApiKey } from '@svc/contracts';
-import * as core from '@svc/core';
+import { revokeApiKeyOperation, updateApiKeyOperation } from '@svc/contracts';
+import { revokeApiKey, updateApiKey } from '@svc/core';
 import { handle } from '../../../../src/http/handle.ts';
+import { apiKeyBody } from '../../../../src/http/views/api-keys.ts';
 
-export const PATCH = handle(updateApiKey, async ({ ctx, principal, params, body }) => ({
+export const PATCH = handle(updateApiKeyOperation, async ({ ctx, principal, params, body }) => ({
   status: 200,
-  body: await core.updateApiKey(ctx, { accountId: principal.accountId, keyId: params.key_id ?? '', changes: body }),
+  body: apiKeyBody(await updateApiKey(ctx, { accountId: principal.accountId, keyId: params.key_id, changes: body })),
 }));
 
-export const DELETE = handle(revokeApiKey, async ({ ctx, principal, params }) => ({
+export const DELETE = handle(revokeApiKeyOperation, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.revokeApiKey(ctx, { accountId: principal.accountId, keyId: params.key_id ?? '' }),
+  body: apiKeyBody(await revokeApiKey(ctx, { accountId: principal.accountId, keyId: params.key_id })),
 }));

@@ -1,8 +1,9 @@
-import { adaptTemplate } from '@svc/contracts';
-import * as core from '@svc/core';
+import { adaptTemplateOperation } from '@svc/contracts';
+import { adaptTemplate } from '@svc/core';
 import { handle } from '../../../../src/http/handle.ts';
+import { adaptBody } from '../../../../src/http/views/templates.ts';
 
-export const POST = handle(adaptTemplate, async ({ ctx, principal, body }) => ({
+export const POST = handle(adaptTemplateOperation, async ({ ctx, principal, body }) => ({
   status: 200,
-  body: await core.adaptTemplate(ctx, { principal, request: body }),
+  body: adaptBody(await adaptTemplate(ctx, { principal, request: body })),
 }));

@@ -1,10 +1,10 @@
-import { previewTemplate } from '@svc/contracts';
-import * as core from '@svc/core';
+import { previewTemplateOperation } from '@svc/contracts';
+import { previewTemplate } from '@svc/core';
 import { handle } from '../../../../src/http/handle.ts';
 
-export const POST = handle(previewTemplate, async ({ ctx, principal, body }) => ({
+export const POST = handle(previewTemplateOperation, async ({ ctx, principal, body }) => ({
   status: 200,
-  body: await core.previewTemplate(ctx, { principal, request: body }),
+  body: await previewTemplate(ctx, { principal, request: body }),
   // untrusted customer HTML for an isolated preview: never cached by anyone
   headers: { 'cache-control': 'private, no-store' },
 }));

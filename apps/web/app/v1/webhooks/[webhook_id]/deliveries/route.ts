@@ -1,8 +1,9 @@
-import { listWebhookDeliveries } from '@svc/contracts';
-import * as core from '@svc/core';
+import { listWebhookDeliveriesOperation } from '@svc/contracts';
+import { listWebhookDeliveries } from '@svc/core';
 import { handle } from '../../../../../src/http/handle.ts';
+import { deliveryBody } from '../../../../../src/http/views/webhooks.ts';
 
-export const GET = handle(listWebhookDeliveries, async ({ ctx, principal, params }) => ({
+export const GET = handle(listWebhookDeliveriesOperation, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.listWebhookDeliveries(ctx, { accountId: principal.accountId, webhookId: params.webhook_id ?? '' }),
+  body: { data: (await listWebhookDeliveries(ctx, { accountId: principal.accountId, webhookId: params.webhook_id })).map(deliveryBody) },
 }));

@@ -1,8 +1,9 @@
-import { disableWebhook } from '@svc/contracts';
-import * as core from '@svc/core';
+import { disableWebhookOperation } from '@svc/contracts';
+import { disableWebhook } from '@svc/core';
 import { handle } from '../../../../../src/http/handle.ts';
+import { webhookBody } from '../../../../../src/http/views/webhooks.ts';
 
-export const POST = handle(disableWebhook, async ({ ctx, principal, params }) => ({
+export const POST = handle(disableWebhookOperation, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.disableWebhook(ctx, { accountId: principal.accountId, webhookId: params.webhook_id ?? '' }),
+  body: webhookBody(await disableWebhook(ctx, { accountId: principal.accountId, webhookId: params.webhook_id }), ctx.clock()),
 }));

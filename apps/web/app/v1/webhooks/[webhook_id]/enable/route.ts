@@ -1,8 +1,9 @@
-import { enableWebhook } from '@svc/contracts';
-import * as core from '@svc/core';
+import { enableWebhookOperation } from '@svc/contracts';
+import { enableWebhook } from '@svc/core';
 import { handle } from '../../../../../src/http/handle.ts';
+import { webhookBody } from '../../../../../src/http/views/webhooks.ts';
 
-export const POST = handle(enableWebhook, async ({ ctx, principal, params }) => ({
+export const POST = handle(enableWebhookOperation, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.enableWebhook(ctx, { accountId: principal.accountId, webhookId: params.webhook_id ?? '' }),
+  body: webhookBody(await enableWebhook(ctx, { accountId: principal.accountId, webhookId: params.webhook_id }), ctx.clock()),
 }));

@@ -1,8 +1,8 @@
-import { replayWebhook } from '@svc/contracts';
-import * as core from '@svc/core';
+import { replayWebhookOperation } from '@svc/contracts';
+import { replayWebhook } from '@svc/core';
 import { handle } from '../../../../../src/http/handle.ts';
 
-export const POST = handle(replayWebhook, async ({ ctx, principal, params }) => ({
+export const POST = handle(replayWebhookOperation, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.replayWebhook(ctx, { accountId: principal.accountId, webhookId: params.webhook_id ?? '' }),
+  body: { replayed: await replayWebhook(ctx, { accountId: principal.accountId, webhookId: params.webhook_id }) },
 }));

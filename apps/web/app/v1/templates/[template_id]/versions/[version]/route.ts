@@ -1,8 +1,11 @@
-import { getTemplateVersion } from '@svc/contracts';
-import * as core from '@svc/core';
+import { getTemplateVersionOperation } from '@svc/contracts';
+import { getTemplateVersion } from '@svc/core';
 import { handle } from '../../../../../../src/http/handle.ts';
+import { templateVersionBody } from '../../../../../../src/http/views/templates.ts';
 
-export const GET = handle(getTemplateVersion, async ({ ctx, principal, params }) => ({
+export const GET = handle(getTemplateVersionOperation, async ({ ctx, principal, params }) => ({
   status: 200,
-  body: await core.getTemplateVersion(ctx, { accountId: principal.accountId, templateId: params.template_id ?? '', version: params.version ?? '' }),
+  body: templateVersionBody(
+    await getTemplateVersion(ctx, { accountId: principal.accountId, templateId: params.template_id, version: params.version }),
+  ),
 }));

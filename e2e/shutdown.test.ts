@@ -1,0 +1,130 @@
+// `npm start` stopped the way a terminal stops it: Ctrl-C sends SIGINT to every process of
+// the foreground process group at once. The service must still shut down in order (requests,
+// renders, browser, worker and web, then the database), quietly, and leave nothing running.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDb } from '@svc/db';
+import { describe, expect, it } from 'vitest';
+import { apiAt } from './support/api.ts';
+import { freePort } from './support/global-setup.ts';
+import { until } from './support/until.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+describe('stopping npm start', () => {
+  it('on Ctrl-C answers the render in flight, then stops everything it started without an error line', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'svc-shutdown-'));
+    const port = await freePort();
+    const pgPort = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SVC_EMBEDDED_PG_PORT: String(pgPort) };
+    // without DATABASE_URL: the embedded database is part of what is stopped
+    for (const name of ['DATABASE_URL', 'SVC_PUBLIC_URL', 'NODE_ENV']) delete env[name];
+    // a process group of its own, like a command a terminal runs in the foreground
+    const service: ChildProcess = spawn(process.execPath, ['scripts/bootstrap.mjs', 'start'], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    service.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    service.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
+    try {
+      await until(async () => {
+        if (service.exitCode !== null) throw new Error(`npm start exited with ${service.exitCode}:\n${output}`);
+        return /Demo API key[^:]*: svc_sk_v1_\S+\n/.test(output);
+      }, 150_000);
+      const apiKey = /Demo API key[^:]*: (svc_sk_v1_\S+)/.exec(output)?.[1];
+      expect(apiKey, output).toBeDefined();
+
+      // a synchronous render whose page keeps the browser busy for a moment
+      const html = '<script>const end = Date.now() + 1500; while (Date.now() < end) {}</script><h1>Rendered through shutdown</h1>';
+      const rendering = apiAt(`http://127.0.0.1:${port}`, '/v1/pdf', { method: 'POST', key: apiKey, body: { html, javascript: { mode: 'enabled' } } });
+      await untilRenderRuns(`postgres://postgres:svc-embedded@127.0.0.1:${pgPort}/svc`);
+      const started = descendants(service.pid!);
+      expect(started.some((proc) => proc.args.includes('postgres') && proc.args.includes(String(pgPort)))).toBe(true);
+      expect(started.some((proc) => proc.args.includes('chromium'))).toBe(true);
+
+      process.kill(-service.pid!, 'SIGINT');
+      const answer = await rendering;
+      expect(answer.status).toBe(200);
+      expect(answer.body.status).toBe('succeeded');
+      expect(await exited).toBe(0);
+
+      const complaints = output.split('\n').filter((line) => /"level":"error"|terminating connection|unhandled|\bFATAL\b/i.test(line));
+      expect(complaints).toEqual([]);
+      expect(started.filter(isAlive).map((proc) => proc.args)).toEqual([]);
+    } finally {
+      if (service.exitCode === null) process.kill(-service.pid!, 'SIGKILL');
+      await removeDataDir(dataDir);
+    }
+  }, 240_000);
+});
+
+async function untilRenderRuns(url: string) {
+  const db = createDb({ url, poolSize: 1 });
+  try {
+    await until(async () => (await db.renderJob.count({ where: { status: 'running' } })) === 1);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+interface Proc {
+  pid: number;
+  /** start time in clock ticks since boot: with the pid, it names one process even if the pid is reused */
+  startedAt: string;
+  args: string;
+}
+
+function stat(pid: number): { ppid: number; startedAt: string } | null {
+  try {
+    // the fields after the command name, which sits in parentheses and may hold spaces
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), startedAt: fields[19]! };
+  } catch {
+    return null;
+  }
+}
+
+/** Every process below `pid`, wherever its process group: the database and the browser have their own. */
+function descendants(pid: number): Proc[] {
+  const parents = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    const child = Number(name);
+    const info = Number.isInteger(child) ? stat(child) : null;
+    if (!info) continue;
+    parents.set(info.ppid, [...(parents.get(info.ppid) ?? []), child]);
+  }
+  const found: Proc[] = [];
+  const queue = [...(parents.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    const info = stat(next);
+    if (!info) continue;
+    let args = '';
+    try {
+      args = readFileSync(`/proc/${next}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      continue;
+    }
+    found.push({ pid: next, startedAt: info.startedAt, args });
+    queue.push(...(parents.get(next) ?? []));
+  }
+  return found;
+}
+
+function isAlive(proc: Proc): boolean {
+  const info = stat(proc.pid);
+  if (!info || info.startedAt !== proc.startedAt) return false;
+  // a zombie has ended; only its parent has not collected it yet
+  return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${proc.pid}/stat`, 'utf8'));
+}
+
+/** As root the cluster lives outside the data directory, which links to it. */
+async function removeDataDir(dataDir: string) {
+  const link = join(dataDir, 'pg');
+  if (existsSync(link)) await rm(realpathSync(link), { recursive: true, force: true });
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,23 @@
+import type { ServiceContext } from '../shared/context.ts';
+import type { RenderJobRecord } from '../shared/records.ts';
+import { signingSecret } from '../settings/signing-secret.ts';
+import { signDownloadToken } from './download-token.ts';
+
+export interface DownloadLink {
+  url: string;
+  /** Whole seconds: the token carries its expiry in unix seconds. */
+  expiresAt: Date;
+}
+
+/**
+ * A signed link to a job's file, minted now, while the file is available; null otherwise.
+ * It lives SVC_DOWNLOAD_LINK_MINUTES, never past the file's retention.
+ */
+export async function mintDownloadLink(ctx: ServiceContext, job: RenderJobRecord): Promise<DownloadLink | null> {
+  const now = ctx.clock();
+  const available = job.status === 'succeeded' && job.removedReason === null && job.expiresAt !== null && job.expiresAt > now;
+  if (!available || !job.expiresAt) return null;
+  const expiresAt = new Date(Math.min(now.getTime() + ctx.config.downloadLinkMs, job.expiresAt.getTime()));
+  const token = signDownloadToken(await signingSecret(ctx), job.id, expiresAt);
+  return { url: `${ctx.config.publicUrl}/v1/downloads/${token}`, expiresAt: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000) };
+}

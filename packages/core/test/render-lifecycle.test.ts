@@ -1,0 +1,196 @@
+// The life of a render job on the worker side, with an engine of the test's own and the
+// context's clock instead of a browser and real time: one claimer at a time, a lease another
+// worker takes over once it runs out, a finish that happens at most once (the stale claimer
+// is fenced off and its file removed), the credit settled or released exactly once, and
+// recovery that takes up only jobs whose lease ran out.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createRender,
+  LocalStorage,
+  recoverStaleRenders,
+  type RenderEngine,
+  type RenderOutput,
+  runRenderJob,
+  type ServiceContext,
+} from '@svc/core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { accountWith, useTestContext } from './support.ts';
+
+const test = useTestContext();
+const { ctx } = test;
+let now = new Date('2026-03-15T12:00:00Z');
+
+beforeAll(async () => {
+  ctx.config = { ...ctx.config, filesDir: await mkdtemp(join(tmpdir(), 'svc-lifecycle-')) };
+  ctx.storage = new LocalStorage(ctx.config.filesDir);
+});
+
+function advance(ms: number): void {
+  now = new Date(now.getTime() + ms);
+  test.setNow(now);
+}
+
+const tinyPdf: RenderOutput = { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), mediaType: 'application/pdf', pageCount: 1 };
+
+/** A render failure of the job's own, as the renderer reports it (see isRenderFailure). */
+class RenderError extends Error {
+  override name = 'RenderError';
+  constructor(
+    readonly category: string,
+    readonly code: string,
+  ) {
+    super(`${category}: ${code}`);
+  }
+}
+
+/** An engine that answers from `render`, counting the calls it gets. */
+function engine(render: () => Promise<RenderOutput>): RenderEngine & { calls: number } {
+  const counted = {
+    calls: 0,
+    renderPdf: () => {
+      counted.calls += 1;
+      return render();
+    },
+    renderImage: () => {
+      counted.calls += 1;
+      return render();
+    },
+  };
+  return counted;
+}
+
+/** An engine whose render starts, then waits until the test lets it finish. */
+function heldEngine() {
+  let started!: () => void;
+  let release!: () => void;
+  const startedOnce = new Promise<void>((resolve) => (started = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const held = engine(async () => {
+    started();
+    await released;
+    return tinyPdf;
+  });
+  return { engine: held, started: startedOnce, release };
+}
+
+/** The same service, as seen by one worker process with its own engine. */
+const worker = (renderEngine: RenderEngine): ServiceContext => ({ ...ctx, renderEngine });
+
+async function queuedJob(credits = 3) {
+  const principal = await accountWith(ctx, { plan: 'free', credits });
+  const { job } = await createRender(ctx, { principal, kind: 'pdf', request: { html: '<p>invoice</p>', wait: false }, idempotencyKey: null });
+  return { job, accountId: principal.accountId };
+}
+
+const jobRow = (id: string) => ctx.db.renderJob.findUniqueOrThrow({ where: { id } });
+const ledger = async (jobId: string) => (await ctx.db.creditLedgerEntry.findMany({ where: { jobId }, orderBy: { id: 'asc' } })).map((entry) => entry.kind);
+const trialBalance = async (accountId: string) => (await ctx.db.creditBalance.findFirstOrThrow({ where: { accountId, bucket: 'trial' } })).balance;
+const events = async (jobId: string) => (await ctx.db.renderEvent.findMany({ where: { jobId } })).map((event) => event.type);
+
+describe('claim and lease', () => {
+  it('lets one worker render a job; a second claim while the lease holds finds nothing to do', async () => {
+    const { job } = await queuedJob();
+    const first = heldEngine();
+    const running = runRenderJob(worker(first.engine), { jobId: job.id });
+    await first.started;
+    expect(await jobRow(job.id)).toMatchObject({ status: 'running', attempts: 1 });
+
+    // a second delivery of the task, a moment before the lease ends
+    advance(ctx.config.renderLeaseMs - 1000);
+    const second = engine(async () => tinyPdf);
+    await runRenderJob(worker(second), { jobId: job.id });
+    expect(second.calls).toBe(0);
+    expect(await jobRow(job.id)).toMatchObject({ status: 'running', attempts: 1 });
+
+    first.release();
+    await running;
+    expect(await jobRow(job.id)).toMatchObject({ status: 'succeeded', attempts: 1, credit: 'settled' });
+    // delivered again after it ended: still nothing to do
+    await runRenderJob(worker(second), { jobId: job.id });
+    expect(second.calls).toBe(0);
+  });
+
+  it('hands a job whose lease ran out to the next claimer; the stale claimer cannot finish it and its file goes', async () => {
+    const { job, accountId } = await queuedJob();
+    const stale = heldEngine();
+    const staleRun = runRenderJob(worker(stale.engine), { jobId: job.id });
+    await stale.started;
+
+    advance(ctx.config.renderLeaseMs + 1000);
+    const taker = engine(async () => tinyPdf);
+    await runRenderJob(worker(taker), { jobId: job.id });
+    const taken = await jobRow(job.id);
+    expect(taken).toMatchObject({ status: 'succeeded', attempts: 2, credit: 'settled', storageKey: `${accountId}/${job.id}-2.pdf` });
+
+    // the first worker comes back from its render after the job was finished by another
+    stale.release();
+    await staleRun;
+    expect(await jobRow(job.id)).toEqual(taken);
+    expect(await ctx.storage.exists(`${accountId}/${job.id}-1.pdf`)).toBe(false);
+    expect(await ctx.storage.exists(`${accountId}/${job.id}-2.pdf`)).toBe(true);
+    expect(await ledger(job.id)).toEqual(['reserve', 'settle']);
+    expect(await trialBalance(accountId)).toBe(2);
+    expect(await events(job.id)).toEqual(['render.succeeded']);
+  });
+});
+
+describe('failure', () => {
+  it('fails the job with the renderer category and code and gives the credit back, once', async () => {
+    const { job, accountId } = await queuedJob();
+    const failing = engine(async () => {
+      throw new RenderError('timeout', 'render_timeout');
+    });
+    await runRenderJob(worker(failing), { jobId: job.id });
+    await runRenderJob(worker(failing), { jobId: job.id });
+    expect(failing.calls).toBe(1);
+    expect(await jobRow(job.id)).toMatchObject({ status: 'failed', errorCategory: 'timeout', errorCode: 'render_timeout', credit: 'released' });
+    expect(await ledger(job.id)).toEqual(['reserve', 'release']);
+    expect(await trialBalance(accountId)).toBe(3);
+    expect(await events(job.id)).toEqual(['render.failed']);
+  });
+
+  it('leaves a job to recovery when the process itself fails, and fails it as attempts_exhausted after the last attempt', async () => {
+    const { job, accountId } = await queuedJob();
+    const broken = engine(async () => {
+      throw new Error('worker lost its browser pipe');
+    });
+    for (let attempt = 1; attempt <= ctx.config.maxRenderAttempts; attempt += 1) {
+      await expect(runRenderJob(worker(broken), { jobId: job.id })).rejects.toThrow('browser pipe');
+      // the credit stays reserved while the job waits for another try
+      expect(await jobRow(job.id)).toMatchObject({ status: 'running', attempts: attempt, credit: 'reserved' });
+      advance(ctx.config.renderLeaseMs + 1000);
+    }
+    await runRenderJob(worker(broken), { jobId: job.id });
+    expect(broken.calls).toBe(ctx.config.maxRenderAttempts);
+    expect(await jobRow(job.id)).toMatchObject({ status: 'failed', errorCategory: 'internal_failure', errorCode: 'attempts_exhausted', credit: 'released' });
+    expect(await ledger(job.id)).toEqual(['reserve', 'release']);
+    expect(await trialBalance(accountId)).toBe(3);
+  });
+});
+
+describe('recovery', () => {
+  it('queues again only the running jobs whose lease ran out', async () => {
+    const expired = await queuedJob();
+    const leased = await queuedJob();
+    const waiting = await queuedJob();
+    const broken = engine(async () => {
+      throw new Error('worker crashed');
+    });
+    await expect(runRenderJob(worker(broken), { jobId: expired.job.id })).rejects.toThrow();
+    advance(ctx.config.renderLeaseMs + 1000);
+    await expect(runRenderJob(worker(broken), { jobId: leased.job.id })).rejects.toThrow();
+    // as after the worker took the tasks off the queue: nothing of these jobs is queued
+    await ctx.db.$executeRaw`SELECT graphile_worker.remove_job(key) FROM graphile_worker.jobs WHERE key LIKE 'render:%'`;
+
+    expect(await recoverStaleRenders(ctx)).toBe(1);
+    const queued = await ctx.db.$queryRaw<{ key: string }[]>`SELECT key FROM graphile_worker.jobs WHERE key LIKE 'render:%'`;
+    expect(queued.map((row) => row.key)).toEqual([`render:${expired.job.id}`]);
+    expect((await jobRow(waiting.job.id)).status).toBe('queued');
+
+    // the recovered job renders on the next claim
+    await runRenderJob(worker(engine(async () => tinyPdf)), { jobId: expired.job.id });
+    expect(await jobRow(expired.job.id)).toMatchObject({ status: 'succeeded', attempts: 2, credit: 'settled' });
+  });
+});

