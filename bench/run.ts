@@ -1,6 +1,9 @@
 // `npm run bench`: renders the same fixtures through raw puppeteer (warm pages, setContent,
 // pdf/screenshot) and through the whole service (HTTP, admission, queue, worker, storage),
-// at concurrency 1 and 2, and prints throughput, p50 and p95 with the service/raw ratios.
+// at concurrency 1 and 2, and prints throughput, p50 and p95 with the service/raw ratios:
+// once for one account (warm sandboxes) and once for a cold mix of more accounts than warm
+// sandboxes, round robin. Then the memory cell: resident memory of the web and worker
+// process trees (browser included) after render 500 and after render 5,000 of one run.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -13,12 +16,18 @@ import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
 import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
+import { treeRss } from './processes.ts';
 import { type Measurement, measure } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 40);
 const warmup = 5;
 const concurrencies = [1, 2];
+/** Warm sandboxes the benchmark's worker keeps, and accounts in the cold mix: more than that. */
+const warmSandboxes = 4;
+const coldAccounts = 12;
+const memoryRenders = Number(process.env.BENCH_MEMORY_RENDERS ?? 5000);
+const memoryCheckpoint = 500;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -117,11 +126,18 @@ async function main() {
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: benchUrl, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_URL: baseUrl, SVC_DATA_DIR: dataDir };
+  const env = {
+    DATABASE_URL: benchUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SVC_PUBLIC_URL: baseUrl,
+    SVC_DATA_DIR: dataDir,
+    SVC_WARM_SANDBOXES: String(warmSandboxes),
+  };
   const web = start('apps/web/src/server.ts', env);
   const worker = start('apps/worker/src/main.ts', env);
   try {
-    await runCells(baseUrl, benchUrl);
+    await runCells(baseUrl, benchUrl, [web.pid as number, worker.pid as number]);
   } finally {
     web.kill('SIGTERM');
     worker.kill('SIGTERM');
@@ -131,7 +147,7 @@ async function main() {
   }
 }
 
-async function runCells(baseUrl: string, benchUrl: string) {
+async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]) {
   const db = createDb({ url: benchUrl, poolSize: 2 });
   const ctx = createServiceContext({ db, logger: silentLogger, config: loadConfig() });
   const account = await createAccount(ctx, { plan: 'scale', credits: 100_000 });
@@ -139,6 +155,10 @@ async function runCells(baseUrl: string, benchUrl: string) {
   // so it spreads requests over the account's ten keys
   const apiKeys = [account.apiKey];
   for (let index = 1; index < 10; index++) apiKeys.push((await createApiKey(ctx, { accountId: account.accountId, name: `bench ${index}` })).secret);
+  // the cold mix: more accounts than the worker keeps warm sandboxes for, taken in turn, so
+  // every job finds its account's sandbox gone and opens a new one
+  const coldKeys: string[] = [];
+  for (let index = 0; index < coldAccounts; index++) coldKeys.push((await createAccount(ctx, { plan: 'scale', credits: 100_000 })).apiKey);
   await db.$disconnect();
   for (let attempt = 0; ; attempt++) {
     if (await fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false)) break;
@@ -147,10 +167,12 @@ async function runCells(baseUrl: string, benchUrl: string) {
   }
 
   const viaService = serviceRenderer(baseUrl, apiKeys);
+  const viaColdMix = serviceRenderer(baseUrl, coldKeys);
   console.log(`Benchmark: ${runs} renders per cell after ${warmup} warm-up renders; times in ms.`);
-  console.log('raw: warm page reused; fresh: raw puppeteer with a new browser context per render; svc: the service.');
+  console.log('raw: warm page reused; fresh: raw puppeteer with a new browser context per render; svc: the service, one account;');
+  console.log(`cold: the service, ${coldAccounts} accounts in turn with ${warmSandboxes} warm sandboxes.`);
   console.log(
-    'fixture                  conc |  raw r/s fresh r/s  svc r/s svc/raw svc/fresh |  raw p50 fresh p50  svc p50  +p50 |  raw p95  svc p95',
+    'fixture                  conc |  raw r/s fresh r/s  svc r/s svc/raw svc/fresh cold r/s cold/fresh |  raw p50 fresh p50  svc p50  +p50 |  raw p95  svc p95',
   );
   for (const concurrency of concurrencies) {
     const raw = await rawRenderer(concurrency, 'warm');
@@ -159,15 +181,37 @@ async function runCells(baseUrl: string, benchUrl: string) {
       const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency);
       const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency);
       const serviceResult = await measureCell(viaService, fixture, concurrency);
+      const coldResult = await measureCell(viaColdMix, fixture, concurrency);
       const row =
         `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)}  ${format(freshResult.throughput, 2)} ${format(serviceResult.throughput, 2)}` +
-        `${format(serviceResult.throughput / rawResult.throughput, 2)}  ${format(serviceResult.throughput / freshResult.throughput, 2)} |` +
+        `${format(serviceResult.throughput / rawResult.throughput, 2)}  ${format(serviceResult.throughput / freshResult.throughput, 2)}` +
+        ` ${format(coldResult.throughput, 2)}   ${format(coldResult.throughput / freshResult.throughput, 2)} |` +
         `${format(rawResult.p50)}  ${format(freshResult.p50)} ${format(serviceResult.p50)} ${format(serviceResult.p50 - rawResult.p50).slice(2)} |${format(rawResult.p95)} ${format(serviceResult.p95)}`;
       console.log(row);
     }
     await raw.close();
     await fresh.close();
   }
+  await memoryCell(viaService, servicePids);
+}
+
+/**
+ * Resident memory of the web and worker process trees (browser included) after render 500
+ * and after the last render of one run of one-page invoices at concurrency 2. A leak per
+ * render shows as growth between the two; a planned browser replacement (every 2,000
+ * renders) falls inside the run, so what it frees or costs is counted too.
+ */
+async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePids: number[]) {
+  if (memoryRenders <= memoryCheckpoint) return;
+  const invoice = fixtures[0] as Fixture;
+  await measure(() => render(invoice), memoryCheckpoint, 2);
+  const early = treeRss(servicePids);
+  await measure(() => render(invoice), memoryRenders - memoryCheckpoint, 2);
+  const late = treeRss(servicePids);
+  console.log(
+    `memory (web + worker + browser RSS, invoice PDF, conc 2): after render ${memoryCheckpoint} ${early.mib.toFixed(0)} MiB in ${early.processes} processes; ` +
+      `after render ${memoryRenders} ${late.mib.toFixed(0)} MiB in ${late.processes} processes; ratio ${(late.mib / early.mib).toFixed(3)}`,
+  );
 }
 
 async function measureCell(render: (fixture: Fixture) => Promise<void>, fixture: Fixture, concurrency: number): Promise<Measurement> {

@@ -21,7 +21,9 @@ export const ApiKey = named(
     status: z.enum(['active', 'revoked']),
     created_at: Timestamp,
     revoked_at: Timestamp.nullable(),
-    last_used_at: Timestamp.nullable(),
+    last_used_at: Timestamp.nullable().meta({
+      description: 'When the key last authenticated a request, exact to the minute (written at most once a minute); null if never used.',
+    }),
     monthly_overage_cap: OverageCap.nullable().meta({
       description: 'Overage credits this key may use per calendar month (UTC); null sets no cap.',
     }),

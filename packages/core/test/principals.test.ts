@@ -1,6 +1,6 @@
 // What a principal means for limits and billing: an API key and a browser session of the same
 // account share the account's limits; a session's "per-key" rules are its own (README: principals).
-import { checkRateToken, createRender, DomainError, type SessionPrincipal, spendRateToken, takeRateToken } from '@svc/core';
+import { authenticateApiKey, checkRateToken, createAccount, createRender, DomainError, type SessionPrincipal, spendRateToken, takeRateToken } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 
@@ -65,5 +65,39 @@ describe('the rate-limit mechanism', () => {
     await expect(checkRateToken(ctx.db, 'webhook_test', 'wh_check', start)).rejects.toMatchObject({ retryAfterSeconds: 60 });
     await expect(checkRateToken(ctx.db, 'webhook_test', 'wh_check', new Date(start.getTime() + 45_000))).rejects.toMatchObject({ retryAfterSeconds: 15 });
     await checkRateToken(ctx.db, 'webhook_test', 'wh_check', new Date(start.getTime() + 60_000));
+  });
+});
+
+describe('an API key principal', () => {
+  it('records when the key was last used, to the minute, without a write on every request', async () => {
+    const start = new Date('2026-03-15T12:00:00Z');
+    test.setNow(start);
+    const { accountId, apiKey } = await createAccount(ctx, { plan: 'scale' });
+    const lastUsed = async () => (await ctx.db.apiKey.findFirstOrThrow({ where: { accountId } })).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+
+    const principal = await authenticateApiKey(ctx, `Bearer ${apiKey}`);
+    expect(principal).toMatchObject({ kind: 'api_key', accountId });
+    expect(await lastUsed()).toEqual(start);
+
+    // within the minute the stored time stays
+    test.setNow(new Date(start.getTime() + 59_000));
+    await authenticateApiKey(ctx, `Bearer ${apiKey}`);
+    expect(await lastUsed()).toEqual(start);
+
+    // past it, the next request moves it
+    const later = new Date(start.getTime() + 61_000);
+    test.setNow(later);
+    await authenticateApiKey(ctx, `Bearer ${apiKey}`);
+    expect(await lastUsed()).toEqual(later);
+    test.setNow(start);
+  });
+
+  it('refuses the key of a suspended account with account_suspended, and a revoked key with unauthorized', async () => {
+    const { accountId, apiKey } = await createAccount(ctx, { plan: 'scale' });
+    await ctx.db.account.update({ where: { id: accountId }, data: { status: 'suspended' } });
+    await expect(authenticateApiKey(ctx, `Bearer ${apiKey}`)).rejects.toMatchObject({ code: 'account_suspended' });
+    await ctx.db.apiKey.updateMany({ where: { accountId }, data: { status: 'revoked' } });
+    await expect(authenticateApiKey(ctx, `Bearer ${apiKey}`)).rejects.toMatchObject({ code: 'unauthorized' });
   });
 });
