@@ -107,7 +107,11 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
     socket.resume();
     setTimeout(() => socket.destroy(), 2000).unref();
   });
+  // idle keep-alive connections stay open longer than a load balancer's usual 60 s; the
+  // header deadline must exceed that, or Node closes an idle connection at 60 s while the
+  // client, told 65 s, still sends on it
   server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
   return {
     server,
