@@ -46,3 +46,27 @@ export function treeRss(roots: number[]): { mib: number; processes: number } {
   const pids = processTree(roots);
   return { mib: pids.reduce((sum, pid) => sum + rssKib(pid), 0) / 1024, processes: pids.length };
 }
+
+/** CPU time these processes have used so far, in milliseconds (user + system, /proc ticks of 10 ms). */
+export function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return ticks * 10;
+}
+
+/** The command line of a process, with arguments separated by spaces ('' once it is gone). */
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}

@@ -16,7 +16,7 @@ import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
 import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
-import { treeRss } from './processes.ts';
+import { commandLine, cpuMs, processTree, treeRss } from './processes.ts';
 import { type Measurement, measure } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -28,6 +28,8 @@ const warmSandboxes = 4;
 const coldAccounts = 12;
 const memoryRenders = Number(process.env.BENCH_MEMORY_RENDERS ?? 5000);
 const memoryCheckpoint = 500;
+/** BENCH_TABLE=0 skips the throughput table and runs only the memory and CPU cell. */
+const table = process.env.BENCH_TABLE !== '0';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -174,7 +176,7 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
   console.log(
     'fixture                  conc |  raw r/s fresh r/s  svc r/s svc/raw svc/fresh cold r/s cold/fresh |  raw p50 fresh p50  svc p50  +p50 |  raw p95  svc p95',
   );
-  for (const concurrency of concurrencies) {
+  for (const concurrency of table ? concurrencies : []) {
     const raw = await rawRenderer(concurrency, 'warm');
     const fresh = await rawRenderer(concurrency, 'fresh');
     for (const fixture of fixtures) {
@@ -206,12 +208,33 @@ async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePi
   const invoice = fixtures[0] as Fixture;
   await measure(() => render(invoice), memoryCheckpoint, 2);
   const early = treeRss(servicePids);
+  const cpuBefore = cpuBreakdown(servicePids);
   await measure(() => render(invoice), memoryRenders - memoryCheckpoint, 2);
+  const cpuAfter = cpuBreakdown(servicePids);
   const late = treeRss(servicePids);
   console.log(
     `memory (web + worker + browser RSS, invoice PDF, conc 2): after render ${memoryCheckpoint} ${early.mib.toFixed(0)} MiB in ${early.processes} processes; ` +
       `after render ${memoryRenders} ${late.mib.toFixed(0)} MiB in ${late.processes} processes; ratio ${(late.mib / early.mib).toFixed(3)}`,
   );
+  const renders = memoryRenders - memoryCheckpoint;
+  const parts = Object.keys(cpuAfter).map((name) => `${name} ${((cpuAfter[name]! - (cpuBefore[name] ?? 0)) / renders).toFixed(1)}`);
+  console.log(`CPU per render over renders ${memoryCheckpoint + 1} to ${memoryRenders} (ms): ${parts.join(', ')}`);
+}
+
+/** CPU used so far by the web process, the worker process, the browser's processes and PostgreSQL's. */
+function cpuBreakdown(servicePids: number[]): Record<string, number> {
+  const [web, worker] = servicePids as [number, number];
+  const browser = processTree([worker]).filter((pid) => pid !== worker);
+  const postgres = processTree([process.pid]).filter((pid) => /\bpostgres\b/.test(commandLine(pid)));
+  const ofType = (type: string) => browser.filter((pid) => (/--type=([a-z-]+)/.exec(commandLine(pid))?.[1] ?? 'browser') === type);
+  return {
+    web: cpuMs(processTree([web])),
+    worker: cpuMs([worker]),
+    'browser process': cpuMs(ofType('browser')),
+    renderers: cpuMs(ofType('renderer')),
+    'gpu and utility': cpuMs([...ofType('gpu-process'), ...ofType('utility'), ...ofType('zygote')]),
+    postgres: cpuMs(postgres),
+  };
 }
 
 async function measureCell(render: (fixture: Fixture) => Promise<void>, fixture: Fixture, concurrency: number): Promise<Measurement> {

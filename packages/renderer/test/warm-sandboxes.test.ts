@@ -135,6 +135,16 @@ describe('an account reuses its warm sandbox, and nothing of one job reaches the
     expect(b + again).not.toContain('HIJACKED');
   });
 
+  test('with script off, the reset cancels a meta refresh A scheduled: the page never moves after A', async () => {
+    // a fragment navigation needs no request, so nothing but the reset could stop it
+    const a = await text(job('account-f', '<meta http-equiv="refresh" content="0.5;url=about:blank#A-REFRESHED"><p>A-OWN</p>', 'disabled'));
+    expect(a).toContain('A-OWN');
+    expect(await text(job('account-f', '<p>B-OWN</p>', 'disabled'))).toContain('B-OWN');
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    const c = await text(job('account-f', '<p id="out">C</p><script>document.getElementById("out").textContent = "at " + location.href + " history=" + history.length</script>'));
+    expect(c).toContain('at about:blank history=1');
+  });
+
   test("a job whose renderer crashed is not handed on: the account's next job renders on a new process", async () => {
     const before = await processOf(job('account-c', '<p>warm</p>'));
     const crash = await renderer

@@ -29,6 +29,8 @@ const PREPARED_VIEWPORT: ViewportSize = { width: 1280, height: 720, deviceScaleF
 interface SandboxParts {
   page: Page;
   viewport: ViewportSize;
+  /** whether script has run in the page's current Window (a job with javascript enabled) */
+  scripted: boolean;
   session: CDPSession;
   violations: Violations;
   assets: { current?: AssetResolver };
@@ -55,7 +57,7 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
     try {
       const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations });
       await page.setViewport(PREPARED_VIEWPORT);
-      return { context, extra: { page, session, violations, assets, viewport: PREPARED_VIEWPORT }, dispose: () => tripwire.close() };
+      return { context, extra: { page, session, violations, assets, viewport: PREPARED_VIEWPORT, scripted: false }, dispose: () => tripwire.close() };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
@@ -75,7 +77,10 @@ export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptio
     violations.renew();
     assets.current = options.assets;
     return violations.guard(async () => {
-      if (options.javascript === 'enabled') await enableJavascript(page, violations);
+      if (options.javascript === 'enabled') {
+        parts.scripted = true;
+        await enableJavascript(page, violations);
+      }
       if (!sameViewport(parts.viewport, options.viewport)) {
         await page.setViewport(options.viewport);
         parts.viewport = options.viewport;
@@ -87,19 +92,49 @@ export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptio
   });
 }
 
+/** What a reset reads back: a blank page, one history entry, no name. */
+interface PageState {
+  url: string;
+  history: number;
+  name: string;
+  elements: number;
+}
+
 /** Reads the page's state after a reset; plain source, as it runs with script off (see load-content.ts). */
+const DESCRIBE = `{ url: location.href, history: history.length, name: window.name, elements: document.getElementsByTagName('*').length }`;
 const CLEAR_AND_DESCRIBE = `(() => {
   window.name = '';
-  return { url: location.href, history: history.length, name: window.name, elements: document.getElementsByTagName('*').length };
+  return ${DESCRIBE};
+})()`;
+
+/**
+ * Empties a document in which no script ran: stops whatever it still loads, then replaces it
+ * with an empty one (document.open drops the DOM and its frames, whose timers and refreshes
+ * end with them), and describes the result. A <meta http-equiv> in the document itself may
+ * have scheduled a refresh of the page that outlives document.open(): such a page answers
+ * null and is navigated instead. Plain source, run with script off.
+ */
+const EMPTY_AND_DESCRIBE = `(() => {
+  if (document.querySelector('meta[http-equiv]')) return null;
+  window.stop();
+  document.open();
+  document.close();
+  return ${DESCRIBE};
 })()`;
 
 /**
  * Returns a sandbox whose job ended well to its prepared state for the same account's next
  * job, and checks the result; false when anything of the job could still be observed.
- * The navigation makes a new Document and Window, so the job's DOM, globals, timers and
- * intervals, blob: URLs and BroadcastChannels end with the old one (the back/forward cache
- * is off, see launch-flags.ts). Storage needs no reset: the content ran in an opaque origin,
- * where every storage API refuses.
+ *
+ * After a job that ran script, the page navigates to about:blank: a new Document and Window,
+ * so the job's DOM, globals, timers and intervals, blob: URLs and BroadcastChannels end with
+ * the old one (the back/forward cache is off, see launch-flags.ts); document.open() would keep
+ * the Window and its timers. After a job with script off nothing could touch the Window (no
+ * globals, timers, name, history, popups or workers without script), so emptying the
+ * document is enough, unless it holds a <meta http-equiv> (a refresh may be pending); that
+ * costs a fraction of a navigation, which builds a new Document, Window and frame in the
+ * browser and the renderer. Storage needs no reset either way: the
+ * content ran in an opaque origin, where every storage API refuses.
  */
 export async function resetSandbox(prepared: Prepared): Promise<boolean> {
   const parts = prepared.extra as SandboxParts;
@@ -108,15 +143,19 @@ export async function resetSandbox(prepared: Prepared): Promise<boolean> {
   const strayTargets = () => prepared.context.targets().some((target) => target !== page.target());
   if (violations.first || strayTargets() || page.isClosed()) return false;
   parts.assets.current = undefined;
-  await page.setJavaScriptEnabled(false);
-  await page.goto('about:blank', { waitUntil: 'load', timeout: 0 });
-  await session.send('Page.resetNavigationHistory');
   if (!sameViewport(parts.viewport, PREPARED_VIEWPORT)) {
     await page.setViewport(PREPARED_VIEWPORT);
     parts.viewport = PREPARED_VIEWPORT;
   }
-  // window.name belongs to the browsing context, not the document: it outlives the navigation
-  const state = (await page.evaluate(CLEAR_AND_DESCRIBE)) as { url: string; history: number; name: string; elements: number };
+  let state = parts.scripted ? null : ((await page.evaluate(EMPTY_AND_DESCRIBE)) as PageState | null);
+  if (!state) {
+    await page.setJavaScriptEnabled(false);
+    await page.goto('about:blank', { waitUntil: 'load', timeout: 0 });
+    await session.send('Page.resetNavigationHistory');
+    parts.scripted = false;
+    // window.name belongs to the browsing context, not the document: it outlives the navigation
+    state = (await page.evaluate(CLEAR_AND_DESCRIBE)) as PageState;
+  }
   const blank = state.url === 'about:blank' && state.history === 1 && state.name === '' && state.elements <= 3;
   return blank && violations.first === null && !strayTargets();
 }
