@@ -21,6 +21,9 @@ export interface StoreAssetOptions {
   quotaCode: ErrorCode;
 }
 
+/** Uploads of one account queue on its row lock: a burst of them waits rather than time out. */
+const transactionLimits = { maxWait: 15_000, timeout: 15_000 };
+
 const extensionOf: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'font/woff2': 'woff2' };
 
 /**
@@ -36,6 +39,7 @@ export async function storeAsset(ctx: ServiceContext, options: StoreAssetOptions
   await ctx.storage.put(storageKey, bytes, { contentType: options.mediaType });
   try {
     return await ctx.db.$transaction(async (tx) => {
+      // uploads of one account take turns on its row, so counting and writing cannot interleave
       await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
       const [held] = await tx.$queryRaw<{ files: number; bytes: bigint }[]>`
         SELECT count(*)::int AS files, COALESCE(sum(byte_size), 0)::bigint AS bytes FROM assets WHERE account_id = ${accountId}`;
@@ -57,7 +61,7 @@ export async function storeAsset(ctx: ServiceContext, options: StoreAssetOptions
           createdAt: ctx.clock(),
         },
       });
-    });
+    }, transactionLimits);
   } catch (error) {
     await ctx.storage.remove(storageKey).catch((cause: unknown) => ctx.logger.error('asset file left behind', { storageKey, error: String(cause) }));
     throw error;
