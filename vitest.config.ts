@@ -10,6 +10,7 @@ const unit = [
   'packages/rules/test/**/*.test.ts',
   'packages/templating/test/**/*.test.ts',
   'packages/core/test/egress.test.ts',
+  'packages/core/test/egress-get.test.ts',
   'packages/core/test/templates-schema.test.ts',
   'apps/web/test/**/*.test.ts',
 ];

@@ -30,6 +30,16 @@ describe('GET /v1/openapi.json', () => {
     const createKey = body.paths['/v1/keys'].post;
     expect(createKey.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/NewApiKey');
     expect(Object.keys(createKey.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415']));
+    // raw-body uploads name their media types instead of a JSON schema; binary answers likewise
+    const upload = body.paths['/v1/image-assets'].post;
+    expect(Object.keys(upload.requestBody.content)).toEqual(['image/png', 'image/jpeg', 'image/webp']);
+    expect(upload.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/UploadedImage');
+    expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['400', '409', '413', '422', '429']));
+    expect(upload.responses['415']).toBeUndefined();
+    const content = body.paths['/v1/image-assets/{id}/content'].get;
+    expect(Object.keys(content.responses['200'].content)).toEqual(['image/png', 'image/jpeg', 'image/webp', 'font/woff2']);
+    const preview = body.paths['/v1/image-assets/preview'].post;
+    expect(preview.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ImageUrlPreviewRequest');
     const list = body.paths['/v1/keys'].get;
     expect(list.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['limit', 'cursor']);
   });

@@ -59,7 +59,7 @@ describe('POST /v1/templates/preview', () => {
 
   it('has its own rate limit per key (429 with Retry-After), shared with adapt', async () => {
     const account = await newAccount();
-    const answers = await Promise.all(Array.from({ length: 32 }, () => preview(account.apiKey, { source: 'x', data: {} })));
+    const answers = await Promise.all(Array.from({ length: 64 }, () => preview(account.apiKey, { source: 'x', data: {} })));
     const limited = answers.filter((answer) => answer.status === 429);
     expect(limited.length).toBeGreaterThan(0);
     expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(20);

@@ -15,6 +15,7 @@ const config: NextConfig = {
     'quickjs-emscripten',
     '@jitl/quickjs-wasmfile-release-sync',
     'nunjucks',
+    'sharp',
   ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // `npm test` type-checks the whole workspace in one pass

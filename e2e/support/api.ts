@@ -28,6 +28,17 @@ export async function suspend(accountId: string): Promise<void> {
   await setAccountStatus(serviceContext(), { accountId, suspended: true });
 }
 
+/**
+ * Empties the account's key's token bucket of a rate limit, two tokens into debt, as a burst
+ * would but without racing the refill on a busy machine: the next request must wait.
+ */
+export async function emptyBucket(limit: string, account: TestAccount): Promise<void> {
+  const [key] = await serviceDb().apiKey.findMany({ where: { accountId: account.accountId } });
+  await serviceDb().$executeRaw`
+    INSERT INTO rate_limit_buckets (key, tokens, updated_at) VALUES (${`${limit}:key:${key!.id}`}, -2, now())
+    ON CONFLICT (key) DO UPDATE SET tokens = -2, updated_at = now()`;
+}
+
 export interface ApiRequest {
   method?: string;
   key?: string | null;

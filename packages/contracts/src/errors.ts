@@ -10,7 +10,7 @@ const table = {
   brand_data_conflict: [400, 'The data must not contain brand when a brand kit is selected.'],
   image_asset_reference_invalid: [400, 'An image reference is not valid or not owned by this account.'],
   image_asset_header_unsupported: [400, 'Image references are not supported in PDF header and footer templates.'],
-  image_url_invalid: [400, 'The image URL is not allowed.'],
+  image_url_invalid: [400, 'The image URL is not allowed: use a public http or https address without credentials. See details for the reason.'],
   invalid_event: [400, 'The event is not valid.'],
   invalid_link: [400, 'The link is not valid.'],
   invalid_profile: [400, 'The profile is not valid.'],
@@ -80,7 +80,7 @@ const table = {
   checkout_superseded: [409, 'A newer checkout replaced this one.'],
   email_already_set: [409, 'The account already has an email address.'],
   idempotency_conflict: [409, 'The Idempotency-Key was already used for a different request.'],
-  image_asset_limit: [409, 'The account holds the maximum number or size of image assets.'],
+  image_asset_limit: [409, 'The account already holds the most asset files allowed (100 files, 100 MiB in all).'],
   job_not_finished: [409, 'The job is still queued or running.'],
   key_limit_reached: [409, 'The account already holds ten active API keys.'],
   operation_conflict: [409, 'The operation conflicts with the current state.'],
@@ -91,11 +91,10 @@ const table = {
   // 413
   request_too_large: [413, 'The request body is too large.'],
   brand_asset_too_large: [413, 'The asset file is too large.'],
-  image_asset_too_large: [413, 'The image file is too large.'],
+  image_asset_too_large: [413, 'The image file is larger than 10 MiB.'],
   // 415
   unsupported_media_type: [415, 'The content type is not supported on this route.'],
   brand_asset_type_unsupported: [415, 'The asset type is not supported.'],
-  image_asset_type_unsupported: [415, 'The image type is not supported.'],
   // 422
   invalid_email: [422, 'The email address is not valid.'],
   brand_asset_invalid: [422, 'The asset file is not valid.'],
@@ -110,8 +109,10 @@ const table = {
   brand_kit_name_invalid: [422, 'The brand kit name is not valid.'],
   brand_kit_tone_invalid: [422, 'The tone guidance is not valid.'],
   generated_template_invalid: [422, 'The generated template is not valid.'],
-  image_asset_invalid: [422, 'The image file is not valid.'],
-  image_url_unavailable: [422, 'The image at that URL could not be read.'],
+  // 422, not 415: spec 4.4 lists no 415 for image uploads (the body is not JSON; its type is judged with the bytes)
+  image_asset_type_unsupported: [422, 'The image type is not supported. Send PNG, JPEG or WebP bytes with a matching Content-Type.'],
+  image_asset_invalid: [422, 'The image is not accepted: it must be a still, undamaged PNG, JPEG or WebP of the declared type, at most 7680x4320 as displayed, 32 million pixels and 64 MiB decoded. See details for the reason.'],
+  image_url_unavailable: [422, 'The image at that URL could not be read (unreachable, an error status, too many redirects or over 15 seconds). See details for the reason.'],
   // 429
   rate_limited: [429, 'Too many requests. Retry after the indicated delay.'],
   account_concurrency_limited: [429, 'The account has too many jobs in progress. Retry after the indicated delay.'],

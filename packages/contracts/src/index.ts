@@ -1,4 +1,5 @@
 import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
+import { imageAssetOperationList } from './image-assets.ts';
 import { getOpenApiOperation } from './openapi.ts';
 import { renderOperationList } from './render-operations.ts';
 import { templateOperationList } from './templates-operations.ts';
@@ -10,6 +11,7 @@ export * from './envelope.ts';
 export * from './error-body.ts';
 export * from './errors.ts';
 export * from './field-details.ts';
+export * from './image-assets.ts';
 export * from './keys.ts';
 export * from './openapi.ts';
 export * from './operation.ts';
@@ -31,4 +33,5 @@ export const operations: readonly Operation[] = [
   ...renderOperationList,
   ...templateOperationList,
   ...webhookOperationList,
+  ...imageAssetOperationList,
 ];

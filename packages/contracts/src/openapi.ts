@@ -108,7 +108,9 @@ function operationObject(operation: Operation): JsonSchema {
       headers: { ...requestIdHeader, ...response.headers },
       ...(response.schema
         ? { content: { [response.contentType ?? 'application/json']: { schema: inlineSchema(response.schema, 'output') } } }
-        : {}),
+        : response.mediaTypes
+          ? { content: Object.fromEntries(response.mediaTypes.map((type) => [type, {}])) }
+          : {}),
     };
   }
   Object.assign(responses, errorResponses(operation));
@@ -126,6 +128,15 @@ function operationObject(operation: Operation): JsonSchema {
             required: true,
             description: `JSON body of at most ${operation.body.maxBytes} bytes.`,
             content: { 'application/json': { schema: inlineSchema(operation.body.schema, 'input') } },
+          },
+        }
+      : {}),
+    ...(operation.rawBody
+      ? {
+          requestBody: {
+            required: true,
+            description: `The file's raw bytes (not JSON, not multipart), at most ${operation.rawBody.maxBytes} bytes; Content-Type names its type.`,
+            content: Object.fromEntries(operation.rawBody.mediaTypes.map((type) => [type, {}])),
           },
         }
       : {}),

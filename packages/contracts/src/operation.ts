@@ -9,6 +9,8 @@ export interface OperationResponse {
   /** Response body; omitted for bodiless answers (204) and binary downloads. */
   schema?: z.ZodType;
   contentType?: string;
+  /** A binary body of one of these media types (image bytes); described without a schema. */
+  mediaTypes?: readonly string[];
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
@@ -16,6 +18,15 @@ export interface JsonBody {
   schema: z.ZodType;
   /** Largest accepted body in bytes (413 request_too_large above it). */
   maxBytes: number;
+}
+
+/** A request body of raw bytes (uploads), not JSON. */
+export interface RawBody {
+  /** The media types the route accepts; the operation's use-case checks the declared type. */
+  mediaTypes: readonly string[];
+  /** Largest accepted body in bytes; above it the route answers tooLargeCode (413). */
+  maxBytes: number;
+  tooLargeCode: ErrorCode;
 }
 
 /**
@@ -34,6 +45,7 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: JsonBody;
+  rawBody?: RawBody;
   idempotencyKey?: 'optional' | 'required';
   responses: Record<number, OperationResponse>;
   /** Error codes this operation can answer with, beyond the ones every route shares. */

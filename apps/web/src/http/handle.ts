@@ -3,7 +3,7 @@ import { errorBody, fieldDetailsFromIssues, type Operation } from '@svc/contract
 import { authenticateApiKey, type Principal, DomainError, notFound, type ServiceContext } from '@svc/core';
 import type { z } from 'zod';
 import { serviceContext } from './context.ts';
-import { readJsonBody } from './request-body.ts';
+import { type RawUpload, readJsonBody, readRawBody } from './request-body.ts';
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -13,6 +13,8 @@ export interface HandlerInput<Op extends Operation> {
   params: Infer<Op['params']>;
   query: Infer<Op['query']>;
   body: Op['body'] extends { schema: infer S } ? Infer<S> : undefined;
+  /** The raw bytes and declared type of an upload route's body. */
+  upload: Op['rawBody'] extends object ? RawUpload : undefined;
   request: Request;
   requestId: string;
 }
@@ -42,7 +44,11 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       const params = operation.params ? await pathParams(operation.params, route) : undefined;
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
       const body = operation.body ? parse(operation.body.schema, await readJsonBody(request, operation.body.maxBytes)) : undefined;
-      const result = await run({ ctx, principal, params, query, body, request, requestId } as HandlerInput<Op>);
+      const raw = operation.rawBody;
+      const upload = raw
+        ? await readRawBody(request, raw.maxBytes, () => new DomainError(raw.tooLargeCode, { details: [{ field: 'body.too_large', reason: 'invalid value' }] }))
+        : undefined;
+      const result = await run({ ctx, principal, params, query, body, upload, request, requestId } as HandlerInput<Op>);
       if (result.stream) return new Response(result.stream, { status: result.status, headers: { 'x-request-id': requestId, ...result.headers } });
       const schema = operation.responses[result.status]?.schema;
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;

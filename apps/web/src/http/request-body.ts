@@ -24,8 +24,26 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
+export interface RawUpload {
+  bytes: Uint8Array;
+  /** The declared media type (Content-Type without parameters, lower case), null when none. */
+  mediaType: string | null;
+}
+
+/** Reads a raw-bytes body of at most maxBytes; past it, `tooLarge` (decided from Content-Length when present). */
+export async function readRawBody(request: Request, maxBytes: number, tooLarge: () => Error): Promise<RawUpload> {
+  const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  return { bytes: await readLimitedBytes(request, maxBytes, tooLarge), mediaType: type ? type : null };
+}
+
 async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  if (!request.body) return '';
+  return (await readLimitedBytes(request, maxBytes, () => new DomainError('request_too_large'))).toString('utf8');
+}
+
+async function readLimitedBytes(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -35,9 +53,9 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw new DomainError('request_too_large');
+      throw tooLarge();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

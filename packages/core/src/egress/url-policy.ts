@@ -10,11 +10,25 @@ export type EgressRefusal =
   | 'url_malformed'
   | 'url_too_long'
   | 'scheme_not_https'
+  | 'scheme_not_allowed'
   | 'port_not_allowed'
   | 'credentials_not_allowed'
   | 'host_not_resolvable';
 
 export const maxEgressUrlLength = 2048;
+
+/** What one kind of outgoing request may use: schemes with their one port, and the URL length. */
+export interface EgressRules {
+  ports: Readonly<Record<string, number>>;
+  maxUrlLength: number;
+  /** The refusal of any other scheme. */
+  schemeRefusal: 'scheme_not_https' | 'scheme_not_allowed';
+}
+
+/** Webhook deliveries: https on 443, URLs up to 2048 characters. */
+export const webhookEgressRules: EgressRules = { ports: { 'https:': 443 }, maxUrlLength: maxEgressUrlLength, schemeRefusal: 'scheme_not_https' };
+/** Image URL previews (spec 4.4): http on 80 or https on 443, URLs up to 4096 characters. */
+export const imageUrlEgressRules: EgressRules = { ports: { 'http:': 80, 'https:': 443 }, maxUrlLength: 4096, schemeRefusal: 'scheme_not_allowed' };
 /** A name that does not resolve in this time is treated as not resolvable. */
 const resolveTimeoutMs = 5000;
 
@@ -75,20 +89,21 @@ function isAllowlisted(policy: EgressPolicy, hostname: string, port: number): bo
 }
 
 /** The checks that need no DNS: shape, scheme, credentials, port. */
-export function checkUrlShape(text: string, policy: EgressPolicy): ShapeResult {
-  if (text.length > maxEgressUrlLength) return { ok: false, refusal: 'url_too_long' };
+export function checkUrlShape(text: string, policy: EgressPolicy, rules: EgressRules = webhookEgressRules): ShapeResult {
+  if (text.length > rules.maxUrlLength) return { ok: false, refusal: 'url_too_long' };
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return { ok: false, refusal: 'url_malformed' };
   }
-  if (url.protocol !== 'https:') return { ok: false, refusal: 'scheme_not_https' };
+  const defaultPort = Object.hasOwn(rules.ports, url.protocol) ? rules.ports[url.protocol] : undefined;
+  if (defaultPort === undefined) return { ok: false, refusal: rules.schemeRefusal };
   if (!url.hostname) return { ok: false, refusal: 'url_malformed' };
   if (url.username || url.password) return { ok: false, refusal: 'credentials_not_allowed' };
-  const port = url.port === '' ? 443 : Number(url.port);
+  const port = url.port === '' ? defaultPort : Number(url.port);
   const allowlisted = isAllowlisted(policy, url.hostname, port);
-  if (port !== 443 && !allowlisted) return { ok: false, refusal: 'port_not_allowed' };
+  if (port !== defaultPort && !allowlisted) return { ok: false, refusal: 'port_not_allowed' };
   return { ok: true, url, allowlisted, port };
 }
 
@@ -96,8 +111,8 @@ export function checkUrlShape(text: string, policy: EgressPolicy): ShapeResult {
  * Applies the whole policy: shape, then every resolved address. A single non-public
  * address refuses the whole answer, so a mixed answer cannot be used to slip through.
  */
-export async function vetUrl(text: string, policy: EgressPolicy): Promise<VetResult> {
-  const shape = checkUrlShape(text, policy);
+export async function vetUrl(text: string, policy: EgressPolicy, rules: EgressRules = webhookEgressRules): Promise<VetResult> {
+  const shape = checkUrlShape(text, policy, rules);
   if (!shape.ok) return shape;
   const { url, allowlisted, port } = shape;
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;

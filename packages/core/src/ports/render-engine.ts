@@ -12,6 +12,9 @@ export interface RenderEngine {
 
 export type JavascriptMode = 'disabled' | 'enabled';
 
+/** Answers the page's asset://asset_<32 hex> requests (canonical form) with bytes, or null to refuse. */
+export type AssetResolver = (reference: string) => Promise<{ bytes: Buffer; mediaType: string } | null>;
+
 export interface RenderPdfInput {
   /** The isolation boundary: the engine may reuse a reset sandbox only for jobs of the same account. */
   account: string;
@@ -21,6 +24,8 @@ export interface RenderPdfInput {
   javascript: JavascriptMode;
   /** canvas page ids in output order; omitted prints the document as it is */
   pages?: string[];
+  /** The job's captured assets; omitted, every asset request is refused. */
+  assets?: AssetResolver;
   timeoutMs: number;
 }
 
@@ -30,6 +35,7 @@ export interface RenderImageInput {
   image: { format: 'png' | 'jpeg' | 'webp'; width: number; height: number; quality?: number; transparent: boolean };
   javascript: JavascriptMode;
   pages?: string[];
+  assets?: AssetResolver;
   timeoutMs: number;
 }
 

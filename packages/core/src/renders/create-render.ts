@@ -1,4 +1,5 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
+import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-references.ts';
 import type { DbOrTx } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
 import { reserveCredit } from '../credits/reserve-credit.ts';
@@ -43,11 +44,14 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   }
   // brand kits are owned resources; an id that names none the caller owns is not found
   if (request.brand_kit_id) throw notFound();
+  if (kind === 'pdf') checkHeaderFooterImages((request as PdfRequest).pdf ?? {});
   // a saved template's version is resolved once, before validation, admission, idempotency, queueing and billing
   const saved = request.template_id
     ? await resolveTemplateVersion(ctx, { accountId: principal.accountId, templateId: request.template_id, version: request.version })
     : undefined;
   const spec = await buildRenderSpec(kind, request, saved);
+  // after template expansion: what the page will load is what must be owned
+  const assetIds = await checkAssetReferences(ctx.db, principal.accountId, spec.html, saved ? 'template_id' : 'html');
 
   const replayed = idempotencyKey ? await findReplay(ctx.db, principal.accountId, kind, idempotencyKey, spec.fingerprint) : null;
   const now = ctx.clock();
@@ -56,7 +60,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
     (await (async () => {
       await takeRateToken(ctx.db, 'render_creation', principalSubject(principal), now);
       if (await backlogFull(ctx.db, ctx.config.maxRenderBacklog)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
-      return admit(ctx, options, spec, now, saved);
+      return admit(ctx, options, spec, assetIds, now, saved);
     })());
 
   if (request.wait !== false) {
@@ -88,6 +92,7 @@ async function admit(
   ctx: ServiceContext,
   options: CreateRenderOptions,
   spec: Awaited<ReturnType<typeof buildRenderSpec>>,
+  assetIds: string[],
   now: Date,
   saved: ResolvedTemplateVersion | undefined,
 ): Promise<string> {
@@ -121,6 +126,10 @@ async function admit(
                 ${spec.template?.id ?? null}, ${spec.template?.version ?? null}, ${JSON.stringify(spec.options)}::jsonb, ${now})
         RETURNING id)
       INSERT INTO render_inputs (job_id, html) SELECT id, ${spec.html} FROM job`;
+    // assets are immutable, so capturing the ids captures the exact bytes the worker will serve
+    if (assetIds.length > 0) {
+      await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;
+    }
     if (idempotencyKey) {
       await tx.idempotencyRecord.create({ data: { accountId: principal.accountId, kind, key: idempotencyKey, fingerprint: spec.fingerprint, jobId, createdAt: now } });
     }

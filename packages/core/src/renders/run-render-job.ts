@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { isRenderFailure, type RenderEngine, type RenderOutput } from '../ports/render-engine.ts';
+import { capturedAssetResolver } from '../assets/captured-asset-resolver.ts';
+import { isRenderFailure, type RenderOutput } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { extensionOf } from './filename.ts';
 import { finishRender } from './finish-render.ts';
@@ -34,7 +35,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
 
   let output: RenderOutput;
   try {
-    output = await render(ctx.renderEngine, { ...job, html: job.html }, ctx.config.renderTimeoutMs);
+    output = await render(ctx, { ...job, html: job.html });
   } catch (error) {
     if (!isRenderFailure(error)) throw error;
     // the message is the renderer's own fixed text about the failure (a sandbox trip names its
@@ -85,10 +86,13 @@ async function claim(ctx: ServiceContext, jobId: string): Promise<ClaimedJob | n
   return { id: row.id, accountId: row.account_id, attempts: row.attempts, options: row.options, html: row.html };
 }
 
-function render(engine: RenderEngine, job: ClaimedJob & { html: string }, timeoutMs: number): Promise<RenderOutput> {
+function render(ctx: ServiceContext, job: ClaimedJob & { html: string }): Promise<RenderOutput> {
   const { accountId: account, html, options } = job;
+  const engine = ctx.renderEngine;
+  const timeoutMs = ctx.config.renderTimeoutMs;
+  const assets = capturedAssetResolver(ctx, job.id);
   if (options.kind === 'pdf') {
-    return engine.renderPdf({ account, html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, timeoutMs });
+    return engine.renderPdf({ account, html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, assets, timeoutMs });
   }
-  return engine.renderImage({ account, html, image: options.image, javascript: options.javascript, timeoutMs });
+  return engine.renderImage({ account, html, image: options.image, javascript: options.javascript, assets, timeoutMs });
 }

@@ -5,6 +5,7 @@
  */
 export type {
   ApiKey as ApiKeyRecord,
+  Asset as AssetRecord,
   RenderJob as RenderJobRecord,
   Template as TemplateRecord,
   TemplateArchiveEvent as TemplateArchiveRecord,

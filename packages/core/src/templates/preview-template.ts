@@ -1,4 +1,5 @@
 import type { TemplatePreviewRequest } from '@svc/contracts';
+import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal, principalSubject } from '../auth/principal.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -21,7 +22,7 @@ export interface PreviewTemplateOptions {
  * Evaluates a source with data and returns the HTML: saves nothing, renders nothing, spends
  * nothing. The token is taken first, because it is what bounds the evaluation work; then the
  * optional schema (saved-template rules), the data limits, the data against the schema, and
- * the sandbox evaluation.
+ * the sandbox evaluation, then the asset references in its output.
  */
 export async function previewTemplate(ctx: ServiceContext, { principal, request }: PreviewTemplateOptions): Promise<{ html: string }> {
   await takePreviewToken(ctx, principal);
@@ -33,5 +34,8 @@ export async function previewTemplate(ctx: ServiceContext, { principal, request 
   const validator = compileDataSchema(request.schema ?? null);
   await checkDataLimits(request.data);
   validateData(validator, request.data);
-  return { html: await evaluateSource(request.source, request.data, 'source') };
+  const html = await evaluateSource(request.source, request.data, 'source');
+  // the same rule as a render: every asset reference in the output must be the account's
+  await checkAssetReferences(ctx.db, principal.accountId, html, 'source');
+  return { html };
 }
