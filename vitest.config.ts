@@ -11,6 +11,7 @@ const unit = [
   'packages/templating/test/**/*.test.ts',
   'packages/core/test/egress.test.ts',
   'packages/core/test/templates-schema.test.ts',
+  'packages/core/test/verify-font.test.ts',
   'apps/web/test/**/*.test.ts',
 ];
 const renderer = ['packages/renderer/test/**/*.test.ts'];
