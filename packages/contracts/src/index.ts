@@ -1,3 +1,4 @@
+import { brandKitOperationList } from './brand-kits-operations.ts';
 import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
 import { getOpenApiOperation } from './openapi.ts';
 import { renderOperationList } from './render-operations.ts';
@@ -5,6 +6,8 @@ import { templateOperationList } from './templates-operations.ts';
 import type { Operation } from './operation.ts';
 import { webhookOperationList } from './webhooks.ts';
 
+export * from './brand-kits.ts';
+export * from './brand-kits-operations.ts';
 export * from './common.ts';
 export * from './envelope.ts';
 export * from './error-body.ts';
@@ -30,5 +33,6 @@ export const operations: readonly Operation[] = [
   revokeApiKeyOperation,
   ...renderOperationList,
   ...templateOperationList,
+  ...brandKitOperationList,
   ...webhookOperationList,
 ];

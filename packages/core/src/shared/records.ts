@@ -5,6 +5,8 @@
  */
 export type {
   ApiKey as ApiKeyRecord,
+  BrandKit as BrandKitRecord,
+  BrandKitArchiveEvent as BrandKitArchiveRecord,
   RenderJob as RenderJobRecord,
   Template as TemplateRecord,
   TemplateArchiveEvent as TemplateArchiveRecord,
