@@ -123,7 +123,7 @@ describe('brand kit plan limits', () => {
 
   it('lets an account above its limit after a plan change keep, change, archive and restore its kits', async () => {
     const account = await newAccount({ plan: 'growth' });
-    const kits = [];
+    const kits: any[] = [];
     for (let index = 0; index < 5; index += 1) kits.push(await create(account.apiKey, { name: `Kit ${index}` }));
     expectError(await api('/v1/brand-kits', { method: 'POST', key: account.apiKey, body: { name: 'Sixth' } }), 409, 'brand_kit_limit');
 
@@ -152,7 +152,7 @@ describe('brand kit plan limits', () => {
 describe('GET /v1/brand-kits', () => {
   it('lists newest first with keyset pages, filters by status and omits asset metadata', async () => {
     const account = await newAccount();
-    const made = [];
+    const made: any[] = [];
     for (let index = 0; index < 5; index += 1) made.push(await create(account.apiKey, { name: `Kit ${index}` }));
     await api(`/v1/brand-kits/${made[1].id}`, { method: 'DELETE', key: account.apiKey });
     const newestFirst = made.map((kit) => kit.id).reverse();
