@@ -12,6 +12,7 @@ const unit = [
   'packages/core/test/egress.test.ts',
   'packages/core/test/egress-get.test.ts',
   'packages/core/test/templates-schema.test.ts',
+  'packages/core/test/verify-font.test.ts',
   'apps/web/test/**/*.test.ts',
 ];
 const renderer = ['packages/renderer/test/**/*.test.ts'];

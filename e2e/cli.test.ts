@@ -44,6 +44,7 @@ describe('operator CLI', () => {
       ['account', 'create', '--plan', 'platinum', '--json'],
       ['credits', 'grant', 'acct_x', '-5', '--bucket', 'pack'],
       ['credits', 'grant', 'acct_x', '5', '--bucket', 'gold'],
+      ['account', 'plan', 'acct_x', '--plan', 'gold'],
       ['account', 'fly'],
     ]) {
       const result = svc(...args);

@@ -51,7 +51,7 @@ describe('POST /v1/templates/preview', () => {
     const account = await newAccount();
     expect(expectError(await preview(account.apiKey, { source: 'x' }), 400, 'invalid_request').details).toContainEqual({ field: 'data', reason: 'missing field' });
     expect(expectError(await preview(account.apiKey, { source: 'x', data: [] }), 400, 'invalid_request').details).toContainEqual({ field: 'data', reason: 'wrong type' });
-    expectError(await preview(account.apiKey, { source: 'x', data: {}, brand_kit_id: `kit_${'1'.repeat(32)}` }), 404, 'not_found');
+    expectError(await preview(account.apiKey, { source: 'x', data: {}, brand_kit_id: `kit_${'1'.repeat(32)}` }), 404, 'brand_kit_not_found');
     expectError(await preview(account.apiKey, { source: 'x'.repeat(5 * 1024 * 1024), data: {} }), 413, 'request_too_large');
     const text = await api('/v1/templates/preview', { method: 'POST', key: account.apiKey, rawBody: 'x', headers: { 'content-type': 'text/plain' } });
     expectError(text, 415, 'unsupported_media_type');

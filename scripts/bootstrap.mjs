@@ -89,6 +89,8 @@ const systemPackages = [
   { binary: '/usr/bin/qpdf', apt: 'qpdf' },
   { binary: '/usr/bin/pdfinfo', apt: 'poppler-utils' },
   { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', apt: 'fonts-dejavu-core' },
+  // validates and sanitises uploaded WOFF2 brand fonts
+  { binary: '/usr/bin/ots-sanitize', apt: 'opentype-sanitizer' },
 ];
 
 function ensureSystemPackages() {

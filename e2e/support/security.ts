@@ -13,6 +13,8 @@ export interface SecurityTarget {
   missingId?: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** The code of the 404 for foreign, missing and malformed ids (default not_found). */
+  notFoundCode?: string;
 }
 
 async function call(target: SecurityTarget, owned: string, key: string | null) {
@@ -65,7 +67,7 @@ export function securitySuite(name: string, target: SecurityTarget) {
         const foreign = await call(target, owned, stranger.apiKey);
         const missing = await call(target, target.missingId!, stranger.apiKey);
         const malformed = await call(target, 'nonsense', stranger.apiKey);
-        for (const response of [foreign, missing, malformed]) expectError(response, 404, 'not_found');
+        for (const response of [foreign, missing, malformed]) expectError(response, 404, target.notFoundCode ?? 'not_found');
         expect(foreign.body.error.message).toBe(missing.body.error.message);
       });
     }

@@ -7,6 +7,7 @@ import {
   jsonLogger,
   loadConfig,
   type ServiceContext,
+  setAccountPlan,
   setAccountStatus,
   showAccount,
 } from '@svc/core';
@@ -19,6 +20,7 @@ const buckets: CreditBucket[] = ['free_monthly', 'trial', 'pack', 'subscription'
 const usage = `usage:
   svc account create --plan PLAN [--credits N] [--bucket BUCKET] [--json]
   svc account show ID [--json]
+  svc account plan ID --plan PLAN [--json]
   svc account suspend ID
   svc account unsuspend ID
   svc credits grant ID N --bucket BUCKET
@@ -68,6 +70,12 @@ async function main(ctx: ServiceContext, args: string[]) {
         overage_this_month: summary.overageThisMonth,
       };
       return print(shown, JSON.stringify(shown, null, 2));
+    }
+    case 'account plan': {
+      const accountId = required(rest[0], 'ID');
+      const plan = oneOf(option(rest, 'plan'), plans, '--plan');
+      await setAccountPlan(ctx, { accountId, plan });
+      return print({ account_id: accountId, plan }, `account ${accountId} is on plan ${plan}`);
     }
     case 'account suspend':
     case 'account unsuspend': {

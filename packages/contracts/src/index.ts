@@ -1,3 +1,4 @@
+import { brandKitOperationList } from './brand-kits-operations.ts';
 import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
 import { imageAssetOperationList } from './image-assets.ts';
 import { getOpenApiOperation } from './openapi.ts';
@@ -6,6 +7,8 @@ import { templateOperationList } from './templates-operations.ts';
 import type { Operation } from './operation.ts';
 import { webhookOperationList } from './webhooks.ts';
 
+export * from './brand-kits.ts';
+export * from './brand-kits-operations.ts';
 export * from './common.ts';
 export * from './envelope.ts';
 export * from './error-body.ts';
@@ -32,6 +35,7 @@ export const operations: readonly Operation[] = [
   revokeApiKeyOperation,
   ...renderOperationList,
   ...templateOperationList,
+  ...brandKitOperationList,
   ...webhookOperationList,
   ...imageAssetOperationList,
 ];

@@ -149,7 +149,14 @@ const commonFields = {
   data: TemplateData.optional(),
   filename: Filename.optional(),
   reference: Reference.optional(),
-  brand_kit_id: idSchema('kit_').nullable().optional(),
+  brand_kit_id: idSchema('kit_')
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        'An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default ' +
+        '<meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits.',
+    }),
   javascript: JavaScriptOptions.optional(),
   wait: z.boolean().optional(),
 };
@@ -163,7 +170,8 @@ const savedOnlyFields = ['template_id', 'version', 'size_id'] as const;
  * - html with any saved-shape field (template_id, version, size_id): those are unknown fields
  *   (html selects the raw or stateless shape, which has none of them);
  * - template_id without data: data is a missing field;
- * - html is raw up to 5 MiB, or a template source up to 1 MiB when data is given.
+ * - html is raw up to 5 MiB, or a template source up to 1 MiB when data or a brand kit is given
+ *   (brand_kit_id forces template evaluation, spec 2.4).
  */
 function checkShape(request: Record<string, unknown> & { html?: string; data?: unknown }, context: z.RefinementCtx) {
   if (request.html === undefined && request.template_id === undefined) {
@@ -173,7 +181,7 @@ function checkShape(request: Record<string, unknown> & { html?: string; data?: u
   if (request.html !== undefined) {
     const extra = savedOnlyFields.filter((field) => request[field] !== undefined);
     if (extra.length > 0) context.addIssue({ code: 'unrecognized_keys', keys: [...extra], path: [], input: request, message: 'not in this shape' });
-    const limit = request.data === undefined ? maxRawHtmlBytes : maxTemplateSourceBytes;
+    const limit = request.data === undefined && !request.brand_kit_id ? maxRawHtmlBytes : maxTemplateSourceBytes;
     if (utf8Bytes(request.html) > limit) context.addIssue({ code: 'custom', path: ['html'], message: 'too large' });
     return;
   }
@@ -191,7 +199,7 @@ const shapeChoice = {
 };
 const shapeDescription =
   'Exactly one of: raw HTML (html only, up to 5,242,880 bytes); a stateless template (html source up to 1,048,576 bytes plus ' +
-  'a data object); a saved template (template_id, optional version, data validated against the version schema). html ' +
+  'a data object, or a brand_kit_id, which makes html a template evaluated with empty data); a saved template (template_id, optional version, data validated against the version schema). html ' +
   'together with template_id, version or size_id is refused (those fields are unknown in the html shapes).';
 
 export const PdfRequest = named(

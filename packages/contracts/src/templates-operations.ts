@@ -97,7 +97,7 @@ export const previewTemplateOperation = defineOperation({
   auth: 'bearer',
   body: { schema: TemplatePreviewRequest, maxBytes: templatePreviewBodyLimit },
   responses: { 200: { description: 'The evaluated HTML', schema: TemplatePreview } },
-  errors: [...jsonBodyErrors, ...templateSchemaErrors, ...templateEvaluationErrors, 'template_data_invalid', 'not_found', 'rate_limited', 'overloaded'],
+  errors: [...jsonBodyErrors, ...templateSchemaErrors, ...templateEvaluationErrors, 'template_data_invalid', 'brand_kit_not_found', 'brand_kit_unavailable', 'brand_data_conflict', 'rate_limited', 'overloaded'],
 });
 
 export const adaptTemplateOperation = defineOperation({

@@ -6,11 +6,12 @@ import { reserveCredit } from '../credits/reserve-credit.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { DomainError, notFound } from '../shared/errors.ts';
+import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
 import { defaultFilename, safeName } from './filename.ts';
-import { buildRenderSpec, type RenderKind } from './render-spec.ts';
+import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 
 /** Live (queued or running) jobs allowed at once (spec part 8). */
@@ -42,14 +43,19 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   if (idempotencyKey !== null && !/^[\x20-\x7e]{1,255}$/.test(idempotencyKey)) {
     throw new DomainError('invalid_request', { details: [{ field: 'Idempotency-Key', reason: 'invalid value' }] });
   }
-  // brand kits are owned resources; an id that names none the caller owns is not found
-  if (request.brand_kit_id) throw notFound();
   if (kind === 'pdf') checkHeaderFooterImages((request as PdfRequest).pdf ?? {});
   // a saved template's version is resolved once, before validation, admission, idempotency, queueing and billing
   const saved = request.template_id
     ? await resolveTemplateVersion(ctx, { accountId: principal.accountId, templateId: request.template_id, version: request.version })
     : undefined;
-  const spec = await buildRenderSpec(kind, request, saved);
+  // the kit's values are read once here and captured in the evaluated html (spec 2.8)
+  const brand = await selectBrandValues(ctx.db, {
+    accountId: principal.accountId,
+    requested: request.brand_kit_id,
+    source: saved ? saved.source : isTemplateHtml(request) ? request.html : undefined,
+    sourceField: saved ? 'template_id' : 'html',
+  });
+  const spec = await buildRenderSpec(kind, request, saved, brand);
   // after template expansion: what the page will load is what must be owned
   const assetIds = await checkAssetReferences(ctx.db, principal.accountId, spec.html, saved ? 'template_id' : 'html');
 

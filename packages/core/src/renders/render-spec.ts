@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
 import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } from '@svc/rules';
+import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { evaluateSource } from '../templates/evaluate-source.ts';
 import type { ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
@@ -74,23 +75,37 @@ export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRe
   };
 }
 
+/** Whether the html of a raw or stateless request is a template: with data, or with a brand kit named (spec 2.4). */
+export function isTemplateHtml(request: PdfRequest | ImageRequest): boolean {
+  return request.data !== undefined || Boolean(request.brand_kit_id);
+}
+
 /**
  * Turns a validated request into what the worker renders. Templates are evaluated here,
  * in the sandbox, so only evaluated HTML is ever stored or rendered. A saved-template request
  * comes with its version already resolved (once, before anything else); its fingerprint names
- * the template, the resolved version and the size instead of the source.
+ * the template, the resolved version and the size instead of the source. The selected brand
+ * kit's values are read before this (they are captured in the evaluated html) and named in the
+ * fingerprint, so a kit changed since an idempotent request makes a different logical request.
  */
-export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | ImageRequest, saved?: ResolvedTemplateVersion): Promise<RenderSpec> {
+export async function buildRenderSpec(
+  kind: RenderKind,
+  request: PdfRequest | ImageRequest,
+  saved?: ResolvedTemplateVersion,
+  brand: BrandValues | null = null,
+): Promise<RenderSpec> {
   let html: string;
   let effective = request;
   let template: RenderSpec['template'] = null;
   if (saved) {
-    const input = await savedRenderInput(saved, request);
+    const input = await savedRenderInput(saved, request, brand);
     ({ html, request: effective } = input);
     template = { id: saved.templateId, version: saved.version, sizeId: input.sizeId, name: saved.templateName };
   } else {
     const source = request.html ?? '';
-    html = request.data === undefined ? source : await evaluateSource(source, request.data, 'html');
+    const data = request.data ?? {};
+    checkBrandData(data, brand);
+    html = isTemplateHtml(request) ? await evaluateSource(source, data, 'html', brand) : source;
   }
   const options = effectiveOptions(kind, effective);
   if (options.kind === 'pdf' && options.pages) await checkPages(html, options.pages);
@@ -103,7 +118,7 @@ export async function buildRenderSpec(kind: RenderKind, request: PdfRequest | Im
         options,
         filename: request.filename ?? null,
         reference: request.reference ?? null,
-        brand_kit_id: request.brand_kit_id ?? null,
+        brand: brand ?? null,
       }),
     )
     .digest('hex');

@@ -6,6 +6,8 @@
 export type {
   ApiKey as ApiKeyRecord,
   Asset as AssetRecord,
+  BrandKit as BrandKitRecord,
+  BrandKitArchiveEvent as BrandKitArchiveRecord,
   RenderJob as RenderJobRecord,
   Template as TemplateRecord,
   TemplateArchiveEvent as TemplateArchiveRecord,

@@ -37,7 +37,7 @@ export function readCanvas(source: string): CanvasDeclaration {
   return { kind: 'canvas', canvas: { width, height } };
 }
 
-/** The default brand kit a source names (a hook for brand kits; validated when they exist). */
+/** The default brand kit a source names; renders and previews check it is owned and active (brand-values.ts). */
 export function defaultBrandKitId(source: string): string | null {
   const content = metaContent(source, 'svc-brand-kit');
   return content && /^kit_[0-9a-f]{32}$/.test(content) ? content : null;

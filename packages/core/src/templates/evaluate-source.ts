@@ -1,14 +1,25 @@
 import type { FieldDetail } from '@svc/contracts';
-import { checkTemplateData, evaluateTemplate, TemplateError } from '@svc/templating';
+import { maxTemplateDataBytes } from '@svc/rules';
+import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError } from '@svc/templating';
+import { type BrandValues, templateBrand } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
+
+/**
+ * Room the brand values take in the evaluated data (a name, 16 colours, logos and fonts): the
+ * customer's data is held to the 1 MiB limits on its own, before brand is added.
+ */
+const brandLimits = { dataBytes: maxTemplateDataBytes + 64 * 1024, dataCollection: defaultTemplateLimits.dataCollection + 1 };
 
 /**
  * Evaluates a template source with data in the sandbox. Data-limit errors point into the data
  * (spec 7: "data" followed by a JSON Pointer); the others at `sourceField` with line and column.
+ * With a brand kit selected, templates also read `brand` (spec 2.8), added after the customer's
+ * data passed its limits (callers check data.brand and the schema first).
  */
-export async function evaluateSource(source: string, data: Record<string, unknown>, sourceField: string): Promise<string> {
+export async function evaluateSource(source: string, data: Record<string, unknown>, sourceField: string, brand: BrandValues | null = null): Promise<string> {
   try {
     checkTemplateData(data);
+    if (brand) return (await evaluateTemplate({ source, data: { ...data, brand: templateBrand(brand) }, limits: brandLimits })).html;
     return (await evaluateTemplate({ source, data })).html;
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;

@@ -3,7 +3,8 @@ import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal, principalSubject } from '../auth/principal.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { DomainError, notFound } from '../shared/errors.ts';
+import { checkBrandData, selectBrandValues } from '../brand-kits/brand-values.ts';
+import { DomainError } from '../shared/errors.ts';
 import { maxSourceBytes } from './check-version-content.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
 import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
@@ -21,20 +22,21 @@ export interface PreviewTemplateOptions {
 /**
  * Evaluates a source with data and returns the HTML: saves nothing, renders nothing, spends
  * nothing. The token is taken first, because it is what bounds the evaluation work; then the
- * optional schema (saved-template rules), the data limits, the data against the schema, and
- * the sandbox evaluation, then the asset references in its output.
+ * brand kit (brand_kit_id, else the source's svc-brand-kit default), the optional schema
+ * (saved-template rules), data.brand, the data limits, the data against the schema, and the
+ * sandbox evaluation with the kit's values as `brand`, then the asset references in its output.
  */
 export async function previewTemplate(ctx: ServiceContext, { principal, request }: PreviewTemplateOptions): Promise<{ html: string }> {
   await takePreviewToken(ctx, principal);
-  // brand kits are owned resources; until an account owns one, any id is not found
-  if (request.brand_kit_id) throw notFound();
   if (Buffer.byteLength(request.source, 'utf8') > maxSourceBytes) {
     throw new DomainError('template_source_limit', { details: [{ field: 'source', reason: 'Use a shorter value.' }] });
   }
+  const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: request.brand_kit_id, source: request.source, sourceField: 'source' });
   const validator = compileDataSchema(request.schema ?? null);
+  checkBrandData(request.data, brand);
   await checkDataLimits(request.data);
   validateData(validator, request.data);
-  const html = await evaluateSource(request.source, request.data, 'source');
+  const html = await evaluateSource(request.source, request.data, 'source', brand);
   // the same rule as a render: every asset reference in the output must be the account's
   await checkAssetReferences(ctx.db, principal.accountId, html, 'source');
   return { html };

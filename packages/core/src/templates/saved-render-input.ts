@@ -1,4 +1,5 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
+import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
@@ -18,15 +19,18 @@ const invalid = (field: string) => new DomainError('invalid_request', { details:
  * The html of a saved-template render: the customer's data is checked against the data limits
  * and validated against the version's schema (before any override or evaluation), the selected
  * size's data_overrides are merged over it, and the size's source (or the version's) is
- * evaluated. Source errors point at template_id with line and column.
+ * evaluated, with the selected brand kit's values as `brand`. Source errors point at template_id
+ * with line and column.
  */
-export async function savedRenderInput(resolved: ResolvedTemplateVersion, request: PdfRequest | ImageRequest): Promise<SavedRenderInput> {
+export async function savedRenderInput(resolved: ResolvedTemplateVersion, request: PdfRequest | ImageRequest, brand: BrandValues | null = null): Promise<SavedRenderInput> {
   const data = request.data ?? {};
   const { source, overrides, request: sized, sizeId } = selectSize(resolved, request);
+  checkBrandData(data, brand);
   const validator = compileDataSchema(resolved.schema);
   await checkDataLimits(data);
   validateData(validator, data);
-  const html = await evaluateSource(source, overrides ? mergeData(data, overrides) : data, 'template_id');
+  // a size's own data_overrides are the template author's: the kit's brand values replace any brand in them
+  const html = await evaluateSource(source, overrides ? mergeData(data, overrides) : data, 'template_id', brand);
   return { html, request: sized, sizeId };
 }
 

@@ -1,0 +1,79 @@
+// Validation of uploaded brand fonts (spec 4.6): WOFF2 only, checked and sanitised by the OpenType
+// Sanitizer (ots-sanitize, Debian package opentype-sanitizer: the same checks Chromium runs on
+// web fonts, so a font that passes here loads in the renderer), then its glyphs counted with fontkit.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as fontkit from 'fontkit';
+import { DomainError } from '../shared/errors.ts';
+
+/**
+ * Glyphs a brand font may hold. The format allows 65,535; 20,000 covers every Latin, Greek,
+ * Cyrillic, Arabic, Hebrew and Indic family with room to spare (DejaVu Sans has about 6,000),
+ * while keeping what a render embeds and Chromium shapes bounded. A full CJK font (about 65,000)
+ * must be subset to the characters the brand uses.
+ */
+export const maxFontGlyphs = 20_000;
+/** ots-sanitize on a 10 MiB font takes well under a second; past this it is treated as refused. */
+export const fontSanitizeTimeoutMs = 10_000;
+export const otsSanitizeBinary = '/usr/bin/ots-sanitize';
+
+export interface VerifiedFont {
+  /** The family name from the font's name table, or null when it names none. */
+  family: string | null;
+  glyphCount: number;
+  /** The sanitiser's output (an sfnt font): what it judged safe. */
+  sanitised: Buffer;
+}
+
+export interface VerifyFontOptions {
+  maxGlyphs?: number;
+  timeoutMs?: number;
+}
+
+const woff2Signature = Buffer.from('wOF2', 'latin1');
+const tablesInvalid = () => new DomainError('brand_font_tables_invalid');
+
+/**
+ * Checks that bytes are a WOFF2 font the sanitiser accepts and that its glyph count is within the
+ * bound. Bytes that are not WOFF2 at all (a TTF, OTF or WOFF 1 declared as font/woff2, or anything
+ * else) answer brand_asset_type_unsupported; a WOFF2 the sanitiser refuses (truncated, bad tables)
+ * brand_font_tables_invalid; too many glyphs brand_font_glyphs_exceeded.
+ */
+export async function verifyFont(bytes: Uint8Array, options: VerifyFontOptions = {}): Promise<VerifiedFont> {
+  const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (input.length < 48 || !input.subarray(0, 4).equals(woff2Signature)) throw new DomainError('brand_asset_type_unsupported');
+  const sanitised = await sanitise(input, options.timeoutMs ?? fontSanitizeTimeoutMs);
+  let glyphCount: number;
+  let family: string | null;
+  try {
+    const font = fontkit.create(sanitised);
+    if (!('numGlyphs' in font)) throw tablesInvalid();
+    glyphCount = font.numGlyphs;
+    family = font.familyName?.trim() || null;
+  } catch {
+    throw tablesInvalid();
+  }
+  if (glyphCount > (options.maxGlyphs ?? maxFontGlyphs)) throw new DomainError('brand_font_glyphs_exceeded');
+  return { family, glyphCount, sanitised };
+}
+
+/** Runs ots-sanitize on a private temporary copy; any refusal, crash or timeout is a refusal. */
+async function sanitise(input: Buffer, timeoutMs: number): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-font-'));
+  try {
+    const source = join(dir, 'input.woff2');
+    const output = join(dir, 'output.ttf');
+    await writeFile(source, input, { mode: 0o600 });
+    const passed = await new Promise<boolean>((resolve) => {
+      execFile(otsSanitizeBinary, [source, output], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (error) => resolve(!error));
+    });
+    if (!passed) throw tablesInvalid();
+    return await readFile(output).catch(() => {
+      throw tablesInvalid();
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
