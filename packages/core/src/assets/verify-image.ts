@@ -1,6 +1,6 @@
 // The one image check of the service: uploads, URL previews and (later) brand-kit logos all
 // run it, and each maps the reason of a refusal to its own error code.
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 
 export const imageMediaTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type ImageMediaType = (typeof imageMediaTypes)[number];
@@ -88,6 +88,8 @@ export async function verifyImage(bytes: Uint8Array, declared: string | null): P
   if (bytes.byteLength === 0) return refuse('empty');
   if (bytes.byteLength > imageLimits.maxBytes) return refuse('too_large');
   if (declared !== null && !isImageMediaType(declared)) return refuse('type_unsupported');
+  // loaded on first use: the CLI and the worker import core but never check an image
+  const { default: sharp } = await import('sharp');
   const sniffed = sniffImageType(bytes);
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
