@@ -61,7 +61,7 @@ describe('brand values in templates', () => {
     const blue = await kit(account.apiKey, { name: 'Blue', colours: ['#0000ff'] });
     const red = await kit(account.apiKey, { name: 'Red', colours: ['#ff0000'] });
     const source = `<meta name="svc-brand-kit" content="${blue.id}">${filled('{% if brand is defined %}{{ brand.colours.primary }}{% else %}#00ff00{% endif %}')}`;
-    const template = await savedTemplate(account.apiKey, { source, schema: { type: 'object', additionalProperties: false, properties: {} } });
+    const template = await savedTemplate(account.apiKey, { source });
     const byDefault = await renderOk('image', account.apiKey, { template_id: template.id, data: {}, image: png });
     expect(await firstPixel(byDefault.file.bytes)).toBe('#0000ff');
     const overridden = await renderOk('image', account.apiKey, { template_id: template.id, data: {}, brand_kit_id: red.id, image: png });
