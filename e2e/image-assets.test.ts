@@ -14,8 +14,10 @@ async function storedFiles(accountId: string): Promise<string[]> {
   return readdir(join(inject('filesDir'), accountId, 'assets')).catch(() => []);
 }
 
-/** Rows standing for files the account already holds (the quota counts rows). */
+/** Files the account already holds: their records and the usage the quota counts. */
 async function holdAssets(accountId: string, sizes: number[]) {
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  await serviceDb().accountAssetUsage.create({ data: { accountId, files: sizes.length, bytes: BigInt(total) } });
   await serviceDb().asset.createMany({
     data: sizes.map((byteSize) => {
       const id = `asset_${randomBytes(16).toString('hex')}`;
@@ -136,6 +138,7 @@ describe('POST /v1/image-assets', () => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(5);
     for (const answer of answers.filter((item) => item.status !== 201)) expectError(answer, 409, 'image_asset_limit');
     expect(await serviceDb().asset.count({ where: { accountId: account.accountId } })).toBe(100);
+    expect(await serviceDb().accountAssetUsage.findUnique({ where: { accountId: account.accountId } })).toMatchObject({ files: 100 });
     // refused uploads leave no file behind
     expect(await storedFiles(account.accountId)).toHaveLength(5);
   });

@@ -23,6 +23,17 @@ CREATE INDEX "assets_account_id_created_at_idx" ON "assets"("account_id", "creat
 CREATE INDEX "assets_brand_kit_id_idx" ON "assets"("brand_kit_id");
 CREATE UNIQUE INDEX "assets_storage_key_key" ON "assets"("storage_key");
 
+-- What an account's asset files add up to, kept with every write: one conditional upsert checks
+-- and counts a new file atomically, so concurrent uploads never overshoot the quota.
+CREATE TABLE "account_asset_usage" (
+    "account_id" TEXT NOT NULL,
+    "files" INTEGER NOT NULL DEFAULT 0,
+    "bytes" BIGINT NOT NULL DEFAULT 0,
+    CONSTRAINT "account_asset_usage_pkey" PRIMARY KEY ("account_id"),
+    CONSTRAINT "account_asset_usage_files_check" CHECK ("files" >= 0),
+    CONSTRAINT "account_asset_usage_bytes_check" CHECK ("bytes" >= 0)
+);
+
 -- The assets a render job references, captured at admission; the worker serves only these.
 CREATE TABLE "render_job_assets" (
     "job_id" TEXT NOT NULL,
@@ -32,5 +43,6 @@ CREATE TABLE "render_job_assets" (
 CREATE INDEX "render_job_assets_asset_id_idx" ON "render_job_assets"("asset_id");
 
 ALTER TABLE "assets" ADD CONSTRAINT "assets_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+ALTER TABLE "account_asset_usage" ADD CONSTRAINT "account_asset_usage_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 ALTER TABLE "render_job_assets" ADD CONSTRAINT "render_job_assets_job_id_fkey" FOREIGN KEY ("job_id") REFERENCES "render_jobs"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 ALTER TABLE "render_job_assets" ADD CONSTRAINT "render_job_assets_asset_id_fkey" FOREIGN KEY ("asset_id") REFERENCES "assets"("id") ON DELETE RESTRICT ON UPDATE CASCADE;

@@ -21,47 +21,38 @@ export interface StoreAssetOptions {
   quotaCode: ErrorCode;
 }
 
-/** Uploads of one account queue on its row lock: a burst of them waits rather than time out. */
-const transactionLimits = { maxWait: 15_000, timeout: 15_000 };
-
 const extensionOf: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'font/woff2': 'woff2' };
 
 /**
- * Keeps one verified asset file: the bytes go to storage first, then, under a lock on the
- * account row (so concurrent uploads are counted one after the other), the quota is checked
- * and the record written. A refusal or any failure removes the stored bytes again, so a failed
- * upload leaves nothing and counts nothing.
+ * Keeps one verified asset file: the bytes go to storage first, then one statement counts the
+ * file against the account's usage row and writes the record only if it fits. The conditional
+ * upsert serialises concurrent uploads of an account on that row for the length of one
+ * statement (no transaction holds a connection while it waits), so they never overshoot the
+ * quota. A refusal or any failure removes the stored bytes again, so a failed upload leaves
+ * nothing and counts nothing.
  */
 export async function storeAsset(ctx: ServiceContext, options: StoreAssetOptions): Promise<AssetRecord> {
   const { accountId, bytes } = options;
   const id = newId('asset_');
+  const size = bytes.byteLength;
   const storageKey = `${accountId}/assets/${id}.${extensionOf[options.mediaType] ?? 'bin'}`;
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
   await ctx.storage.put(storageKey, bytes, { contentType: options.mediaType });
   try {
-    return await ctx.db.$transaction(async (tx) => {
-      // uploads of one account take turns on its row, so counting and writing cannot interleave
-      await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
-      const [held] = await tx.$queryRaw<{ files: number; bytes: bigint }[]>`
-        SELECT count(*)::int AS files, COALESCE(sum(byte_size), 0)::bigint AS bytes FROM assets WHERE account_id = ${accountId}`;
-      const files = held?.files ?? 0;
-      const total = Number(held?.bytes ?? 0n);
-      if (files + 1 > accountAssetQuota.files || total + bytes.byteLength > accountAssetQuota.bytes) throw new DomainError(options.quotaCode);
-      return tx.asset.create({
-        data: {
-          id,
-          accountId,
-          kind: options.kind,
-          brandKitId: options.brandKitId ?? null,
-          mediaType: options.mediaType,
-          byteSize: bytes.byteLength,
-          width: options.width,
-          height: options.height,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-          storageKey,
-          createdAt: ctx.clock(),
-        },
-      });
-    }, transactionLimits);
+    const { files, bytes: maxBytes } = accountAssetQuota;
+    const rows = await ctx.db.$queryRaw<{ id: string }[]>`
+      WITH counted AS (
+        INSERT INTO account_asset_usage AS u (account_id, files, bytes) VALUES (${accountId}, 1, ${size}::bigint)
+        ON CONFLICT (account_id) DO UPDATE SET files = u.files + 1, bytes = u.bytes + ${size}::bigint
+         WHERE u.files + 1 <= ${files}::int AND u.bytes + ${size}::bigint <= ${maxBytes}::bigint
+        RETURNING account_id)
+      INSERT INTO assets (id, account_id, kind, brand_kit_id, media_type, byte_size, width, height, sha256, storage_key, created_at)
+      SELECT ${id}, account_id, ${options.kind}::"AssetKind", ${options.brandKitId ?? null}::text, ${options.mediaType}, ${size}::int,
+             ${options.width}::int, ${options.height}::int, ${sha256}, ${storageKey}, ${ctx.clock()}::timestamptz
+        FROM counted
+      RETURNING id`;
+    if (rows.length === 0) throw new DomainError(options.quotaCode);
+    return await ctx.db.asset.findUniqueOrThrow({ where: { id } });
   } catch (error) {
     await ctx.storage.remove(storageKey).catch((cause: unknown) => ctx.logger.error('asset file left behind', { storageKey, error: String(cause) }));
     throw error;
