@@ -2,6 +2,7 @@
 import {
   createAccount,
   createServiceContext,
+  createSignInLink,
   DomainError,
   grantCredits,
   jsonLogger,
@@ -21,6 +22,7 @@ const usage = `usage:
   svc account show ID [--json]
   svc account suspend ID
   svc account unsuspend ID
+  svc account sign-in-link ID [--json]
   svc credits grant ID N --bucket BUCKET
 plans: ${plans.join(', ')}; buckets: ${buckets.join(', ')}`;
 
@@ -74,6 +76,11 @@ async function main(ctx: ServiceContext, args: string[]) {
       const accountId = required(rest[0], 'ID');
       await setAccountStatus(ctx, { accountId, suspended: action === 'suspend' });
       return print({ account_id: accountId, status: action === 'suspend' ? 'suspended' : 'active' }, `account ${accountId} ${action}ed`);
+    }
+    case 'account sign-in-link': {
+      const link = await createSignInLink(ctx, { accountId: required(rest[0], 'ID') });
+      const shown = { url: link.url, expires_at: link.expiresAt.toISOString() };
+      return print(shown, `sign-in link (one use, until ${shown.expires_at}): ${shown.url}`);
     }
     case 'credits grant': {
       const accountId = required(rest[0], 'ID');

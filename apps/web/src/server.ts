@@ -78,6 +78,8 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
     // the service's id replaces anything the client sent, so it is always a fresh UUID
     const requestId = randomUUID();
     req.headers['x-request-id'] = requestId;
+    // the peer address for per-client limits; replaces anything the client sent under that name
+    req.headers['x-svc-client-address'] = req.socket.remoteAddress ?? 'unknown';
     res.setHeader('x-request-id', requestId);
     if (preflight(req, res, requestId)) return;
     handleNext(req, res).catch((error: unknown) => {

@@ -1,3 +1,4 @@
+import { accountOperationList } from './account.ts';
 import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
 import { getOpenApiOperation } from './openapi.ts';
 import { renderOperationList } from './render-operations.ts';
@@ -5,6 +6,7 @@ import { templateOperationList } from './templates-operations.ts';
 import type { Operation } from './operation.ts';
 import { webhookOperationList } from './webhooks.ts';
 
+export * from './account.ts';
 export * from './common.ts';
 export * from './envelope.ts';
 export * from './error-body.ts';
@@ -31,4 +33,5 @@ export const operations: readonly Operation[] = [
   ...renderOperationList,
   ...templateOperationList,
   ...webhookOperationList,
+  ...accountOperationList,
 ];
