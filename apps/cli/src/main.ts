@@ -3,6 +3,7 @@ import {
   createAccount,
   createServiceContext,
   createSignInLink,
+  setMaintenance,
   DomainError,
   grantCredits,
   jsonLogger,
@@ -24,6 +25,7 @@ const usage = `usage:
   svc account unsuspend ID
   svc account sign-in-link ID [--json]
   svc credits grant ID N --bucket BUCKET
+  svc status maintenance on|off
 plans: ${plans.join(', ')}; buckets: ${buckets.join(', ')}`;
 
 class UsageError extends Error {}
@@ -81,6 +83,11 @@ async function main(ctx: ServiceContext, args: string[]) {
       const link = await createSignInLink(ctx, { accountId: required(rest[0], 'ID') });
       const shown = { url: link.url, expires_at: link.expiresAt.toISOString() };
       return print(shown, `sign-in link (one use, until ${shown.expires_at}): ${shown.url}`);
+    }
+    case 'status maintenance': {
+      const on = oneOf(rest[0], ['on', 'off'], 'maintenance');
+      await setMaintenance(ctx, { on: on === 'on' });
+      return print({ maintenance: on }, `maintenance ${on}`);
     }
     case 'credits grant': {
       const accountId = required(rest[0], 'ID');

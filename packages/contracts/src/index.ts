@@ -1,6 +1,7 @@
 import { accountOperationList } from './account.ts';
 import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
 import { getOpenApiOperation } from './openapi.ts';
+import { getPublicStatsOperation } from './public.ts';
 import { renderOperationList } from './render-operations.ts';
 import { templateOperationList } from './templates-operations.ts';
 import type { Operation } from './operation.ts';
@@ -15,6 +16,7 @@ export * from './field-details.ts';
 export * from './keys.ts';
 export * from './openapi.ts';
 export * from './operation.ts';
+export * from './public.ts';
 export * from './registry.ts';
 export * from './render-operations.ts';
 export * from './renders.ts';
@@ -26,6 +28,7 @@ export * from './webhooks.ts';
 /** Every operation the service serves; routing, validation and the published contract all read it. */
 export const operations: readonly Operation[] = [
   getOpenApiOperation,
+  getPublicStatsOperation,
   createApiKeyOperation,
   listApiKeysOperation,
   updateApiKeyOperation,
