@@ -3,6 +3,7 @@ import {
   createAccount,
   createServiceContext,
   createSignInLink,
+  listTestimonials,
   setMaintenance,
   DomainError,
   grantCredits,
@@ -26,6 +27,7 @@ const usage = `usage:
   svc account sign-in-link ID [--json]
   svc credits grant ID N --bucket BUCKET
   svc status maintenance on|off
+  svc testimonials list [--json]
 plans: ${plans.join(', ')}; buckets: ${buckets.join(', ')}`;
 
 class UsageError extends Error {}
@@ -88,6 +90,16 @@ async function main(ctx: ServiceContext, args: string[]) {
       const on = oneOf(rest[0], ['on', 'off'], 'maintenance');
       await setMaintenance(ctx, { on: on === 'on' });
       return print({ maintenance: on }, `maintenance ${on}`);
+    }
+    case 'testimonials list': {
+      const data = (await listTestimonials(ctx)).map((item) => ({
+        id: item.id,
+        name: item.name,
+        company: item.company,
+        quote: item.quote,
+        created_at: item.createdAt.toISOString(),
+      }));
+      return print({ data }, data.map((item) => `${item.created_at} ${item.name} (${item.company}): ${item.quote}`).join('\n') || 'no testimonials');
     }
     case 'credits grant': {
       const accountId = required(rest[0], 'ID');

@@ -4,6 +4,7 @@ import { getOpenApiOperation } from './openapi.ts';
 import { getPublicStatsOperation } from './public.ts';
 import { renderOperationList } from './render-operations.ts';
 import { templateOperationList } from './templates-operations.ts';
+import { testimonialOperationList } from './testimonials.ts';
 import type { Operation } from './operation.ts';
 import { webhookOperationList } from './webhooks.ts';
 
@@ -23,6 +24,7 @@ export * from './renders.ts';
 export * from './routes.ts';
 export * from './templates.ts';
 export * from './templates-operations.ts';
+export * from './testimonials.ts';
 export * from './webhooks.ts';
 
 /** Every operation the service serves; routing, validation and the published contract all read it. */
@@ -37,4 +39,5 @@ export const operations: readonly Operation[] = [
   ...templateOperationList,
   ...webhookOperationList,
   ...accountOperationList,
+  ...testimonialOperationList,
 ];

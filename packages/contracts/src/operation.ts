@@ -48,6 +48,11 @@ export interface Operation {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: JsonBody;
+  /**
+   * Only from the service's own browser pages: the Origin header must equal SVC_PUBLIC_URL's
+   * origin (403 cross_origin_rejected), checked before the body is read.
+   */
+  sameOrigin?: boolean;
   idempotencyKey?: 'optional' | 'required';
   responses: Record<number, OperationResponse>;
   /** Error codes this operation can answer with, beyond the ones every route shares. */

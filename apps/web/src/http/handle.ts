@@ -40,6 +40,9 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
     try {
       ctx = serviceContext();
       const principal = await authenticate(ctx, operation.auth, request);
+      if (operation.sameOrigin && request.headers.get('origin') !== new URL(ctx.config.publicUrl).origin) {
+        throw new DomainError('cross_origin_rejected');
+      }
       const params = operation.params ? await pathParams(operation.params, route) : undefined;
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
       const body = operation.body ? await parseBody(operation.body, request) : undefined;

@@ -22,6 +22,8 @@ export const rateLimits = {
   email_sign_in_client: { rate: 1 / 6, burst: 20 },
   /** Email verification links per account: three at once, then one a minute. */
   email_identity: { rate: 1 / 60, burst: 3 },
+  /** Testimonials per client address: three at once, then one every ten minutes. */
+  testimonial: { rate: 1 / 600, burst: 3 },
 } as const satisfies Record<string, TokenBucket>;
 
 export type RateLimitName = keyof typeof rateLimits;
@@ -47,7 +49,7 @@ export async function takeRateToken(
 }
 
 /** The 429 codes a bucket can answer with. */
-export type RateLimitCode = 'rate_limited';
+export type RateLimitCode = 'rate_limited' | 'testimonial_rate_limited';
 
 /** Throws 429 rate_limited when a token could not be taken now, and takes none: for work counted when it ends. */
 export async function checkRateToken(db: DbOrTx, name: RateLimitName, subject: string, now: Date): Promise<void> {
