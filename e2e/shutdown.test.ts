@@ -36,6 +36,12 @@ describe('stopping npm start', () => {
       }, 150_000);
       const apiKey = /Demo API key[^:]*: (svc_sk_v1_\S+)/.exec(output)?.[1];
       expect(apiKey, output).toBeDefined();
+      // the sign-in link comes in the same write as the key, and signs a browser into the demo account
+      const link = /Sign in to the demo account .*?\): (http\S+)/.exec(output)?.[1];
+      expect(link, output).toMatch(new RegExp(`^http://localhost:${port}/auth/sign-in/svc_link_[0-9a-f]{64}$`));
+      const signIn = await fetch(`http://127.0.0.1:${port}${new URL(link!).pathname}`, { redirect: 'manual' });
+      expect(signIn.status).toBe(303);
+      expect(signIn.headers.get('set-cookie')).toMatch(/^__Host-svc_session=/);
 
       // a synchronous render whose page keeps the browser busy for a moment
       const html = '<script>const end = Date.now() + 1500; while (Date.now() < end) {}</script><h1>Rendered through shutdown</h1>';

@@ -9,7 +9,7 @@
 // Ctrl-C, which reaches every process of the foreground group, does not stop it early.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createServiceContext, ensureDemoAccount, jsonLogger, loadConfig } from '@svc/core';
+import { createServiceContext, createSignInLink, ensureDemoAccount, jsonLogger, loadConfig } from '@svc/core';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
 
@@ -50,7 +50,9 @@ try {
   if (applied.length > 0) say(`Migrations applied: ${applied.join(', ')}`);
 
   const db = createDb({ url: database.url, poolSize: 2 });
-  const demo = await ensureDemoAccount(createServiceContext({ db, logger, config: loadConfig() }));
+  const setupCtx = createServiceContext({ db, logger, config: { ...loadConfig(), publicUrl } });
+  const demo = await ensureDemoAccount(setupCtx);
+  const demoLink = demo ? await createSignInLink(setupCtx, { accountId: demo.accountId }) : null;
   await db.$disconnect();
   if (stopping) await stopping;
 
@@ -78,6 +80,9 @@ try {
       `Demo API key (shown once, keep it): ${demo.apiKey}`,
       `Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/keys`,
     );
+  }
+  if (demoLink) {
+    lines.push(`Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`);
   }
   say(lines.join('\n'));
 } catch (error) {

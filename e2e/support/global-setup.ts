@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import { cloneTemplate, createTemplateDatabase, dropStaleTestDatabases, startTestRun, testDatabaseName } from '@svc/db/testing';
 import type { TestProject } from 'vitest/node';
+import { startSmtpServer } from './smtp.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +14,8 @@ declare module 'vitest' {
     httpDatabaseUrl: string;
     baseUrl: string;
     filesDir: string;
+    /** Where the test SMTP server writes every message the web process sends. */
+    mailDir: string;
   }
 }
 
@@ -47,7 +50,17 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const filesDir = `${root}/.data/test-files`;
-  const env = { DATABASE_URL: httpDatabaseUrl, PORT: String(port), HOST: '127.0.0.1', SVC_PUBLIC_URL: baseUrl, SVC_DATA_DIR: filesDir };
+  const mailDir = `${root}/.data/test-mail`;
+  const smtp = await startSmtpServer(mailDir);
+  const env = {
+    DATABASE_URL: httpDatabaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SVC_PUBLIC_URL: baseUrl,
+    SVC_DATA_DIR: filesDir,
+    SVC_SMTP_URL: smtp.url,
+    SVC_EMAIL_FROM: 'Rendering Service <no-reply@svc.test>',
+  };
   const web = startProcess('apps/web/src/server.ts', env);
   const worker = startProcess('apps/worker/src/main.ts', env);
   await waitFor(`${baseUrl}/v1/openapi.json`, web);
@@ -56,9 +69,11 @@ export default async function setup(project: TestProject) {
   project.provide('httpDatabaseUrl', httpDatabaseUrl);
   project.provide('baseUrl', baseUrl);
   project.provide('filesDir', `${filesDir}/files`);
+  project.provide('mailDir', mailDir);
 
   return async () => {
     await Promise.all([stopProcess(web), stopProcess(worker)]);
+    await smtp.close();
     await testRun.end();
     await database.stop();
   };

@@ -2,6 +2,9 @@
 import {
   createAccount,
   createServiceContext,
+  createSignInLink,
+  listTestimonials,
+  setMaintenance,
   DomainError,
   grantCredits,
   jsonLogger,
@@ -23,7 +26,10 @@ const usage = `usage:
   svc account plan ID --plan PLAN [--json]
   svc account suspend ID
   svc account unsuspend ID
+  svc account sign-in-link ID [--json]
   svc credits grant ID N --bucket BUCKET
+  svc status maintenance on|off
+  svc testimonials list [--json]
 plans: ${plans.join(', ')}; buckets: ${buckets.join(', ')}`;
 
 class UsageError extends Error {}
@@ -82,6 +88,26 @@ async function main(ctx: ServiceContext, args: string[]) {
       const accountId = required(rest[0], 'ID');
       await setAccountStatus(ctx, { accountId, suspended: action === 'suspend' });
       return print({ account_id: accountId, status: action === 'suspend' ? 'suspended' : 'active' }, `account ${accountId} ${action}ed`);
+    }
+    case 'account sign-in-link': {
+      const link = await createSignInLink(ctx, { accountId: required(rest[0], 'ID') });
+      const shown = { url: link.url, expires_at: link.expiresAt.toISOString() };
+      return print(shown, `sign-in link (one use, until ${shown.expires_at}): ${shown.url}`);
+    }
+    case 'status maintenance': {
+      const on = oneOf(rest[0], ['on', 'off'], 'maintenance');
+      await setMaintenance(ctx, { on: on === 'on' });
+      return print({ maintenance: on }, `maintenance ${on}`);
+    }
+    case 'testimonials list': {
+      const data = (await listTestimonials(ctx)).map((item) => ({
+        id: item.id,
+        name: item.name,
+        company: item.company,
+        quote: item.quote,
+        created_at: item.createdAt.toISOString(),
+      }));
+      return print({ data }, data.map((item) => `${item.created_at} ${item.name} (${item.company}): ${item.quote}`).join('\n') || 'no testimonials');
     }
     case 'credits grant': {
       const accountId = required(rest[0], 'ID');

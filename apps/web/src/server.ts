@@ -78,6 +78,8 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
     // the service's id replaces anything the client sent, so it is always a fresh UUID
     const requestId = randomUUID();
     req.headers['x-request-id'] = requestId;
+    // the peer address for per-client limits; replaces anything the client sent under that name
+    req.headers['x-svc-client-address'] = req.socket.remoteAddress ?? 'unknown';
     res.setHeader('x-request-id', requestId);
     if (preflight(req, res, requestId)) return;
     handleNext(req, res).catch((error: unknown) => {
@@ -135,10 +137,13 @@ if (isMain) {
   // the warning comes before the process reports itself ready
   const { jsonLogger, loadConfig, warnIfEgressAllowlisted } = await import('@svc/core');
   // loaded now: a terminal's Ctrl-C also stops tsx's compiler process, so nothing compiles at shutdown
-  const { closeServiceContext } = await import('./http/context.ts');
+  const { closeServiceContext, serviceContext } = await import('./http/context.ts');
+  const { startHeartbeat } = await import('@svc/core');
   warnIfEgressAllowlisted(loadConfig(), jsonLogger('web'));
   const { close } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
   process.stdout.write(`web listening on ${port}\n`);
+  // one heartbeat a minute: the public uptime and status read them
+  const stopHeartbeat = startHeartbeat(serviceContext(), 'web');
   // the first template request should not pay for starting the sandbox threads
   import('@svc/templating').then((engine) => engine.warmTemplateSandbox()).catch(() => {});
   // in-flight requests finish (a synchronous render waits for its job at most this long)
@@ -148,6 +153,7 @@ if (isMain) {
     if (stopping) return;
     stopping = true;
     setTimeout(() => process.exit(0), drainMs).unref();
+    stopHeartbeat();
     await close();
     await closeServiceContext();
     process.exit(0);

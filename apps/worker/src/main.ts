@@ -1,6 +1,15 @@
 // The worker process: graphile-worker running the task catalog against the service
 // database, with one supervised Chromium pool for render jobs.
-import { createServiceContext, crontab, jsonLogger, loadConfig, recoverStaleRenders, recoverWebhookDeliveries, warnIfEgressAllowlisted } from '@svc/core';
+import {
+  createServiceContext,
+  crontab,
+  jsonLogger,
+  loadConfig,
+  recoverStaleRenders,
+  recoverWebhookDeliveries,
+  startHeartbeat,
+  warnIfEgressAllowlisted,
+} from '@svc/core';
 import { createDb } from '@svc/db';
 import { Logger, run } from 'graphile-worker';
 import { chromiumEngine } from './render-engine.ts';
@@ -54,10 +63,14 @@ process.stdout.write('worker running\n');
 // Running tasks get as long as a render may take, plus time to store its file and finish it.
 const handBackAfterMs = config.renderTimeoutMs + 15_000;
 
+// one heartbeat a minute: the public uptime and status read them
+const stopHeartbeat = startHeartbeat(ctx, 'worker');
+
 let stopping = false;
 shutdown = async () => {
   if (stopping) return;
   stopping = true;
+  stopHeartbeat();
   // graceful: nothing new is taken and running tasks finish; past the bound, graphile-worker
   // hands their tasks back to the queue (a render's lease then lets recovery take it up)
   const handBack = setTimeout(() => {

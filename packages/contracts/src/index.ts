@@ -1,14 +1,18 @@
 import { brandKitOperationList } from './brand-kits-operations.ts';
+import { accountOperationList } from './account.ts';
 import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
 import { imageAssetOperationList } from './image-assets.ts';
 import { getOpenApiOperation } from './openapi.ts';
+import { getPublicStatsOperation } from './public.ts';
 import { renderOperationList } from './render-operations.ts';
 import { templateOperationList } from './templates-operations.ts';
+import { testimonialOperationList } from './testimonials.ts';
 import type { Operation } from './operation.ts';
 import { webhookOperationList } from './webhooks.ts';
 
 export * from './brand-kits.ts';
 export * from './brand-kits-operations.ts';
+export * from './account.ts';
 export * from './common.ts';
 export * from './envelope.ts';
 export * from './error-body.ts';
@@ -18,17 +22,20 @@ export * from './image-assets.ts';
 export * from './keys.ts';
 export * from './openapi.ts';
 export * from './operation.ts';
+export * from './public.ts';
 export * from './registry.ts';
 export * from './render-operations.ts';
 export * from './renders.ts';
 export * from './routes.ts';
 export * from './templates.ts';
 export * from './templates-operations.ts';
+export * from './testimonials.ts';
 export * from './webhooks.ts';
 
 /** Every operation the service serves; routing, validation and the published contract all read it. */
 export const operations: readonly Operation[] = [
   getOpenApiOperation,
+  getPublicStatsOperation,
   createApiKeyOperation,
   listApiKeysOperation,
   updateApiKeyOperation,
@@ -38,4 +45,6 @@ export const operations: readonly Operation[] = [
   ...brandKitOperationList,
   ...webhookOperationList,
   ...imageAssetOperationList,
+  ...accountOperationList,
+  ...testimonialOperationList,
 ];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorEnvelope } from './envelope.ts';
 import { type ErrorCode, errorDefinition } from './errors.ts';
-import { authErrors, commonErrors, defineOperation, type Operation } from './operation.ts';
+import { authErrorsOf, commonErrors, csrfHeaderName, defineOperation, type Operation, sessionCookieName } from './operation.ts';
 import { schemaRegistry } from './registry.ts';
 
 export const OpenApiDocument = z.record(z.string(), z.unknown());
@@ -80,7 +80,7 @@ const requestIdHeader = {
 };
 
 function errorResponses(operation: Operation) {
-  const codes = new Set<ErrorCode>([...commonErrors, ...(operation.auth === 'bearer' ? authErrors : []), ...operation.errors]);
+  const codes = new Set<ErrorCode>([...commonErrors, ...authErrorsOf(operation.auth), ...operation.errors]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const { status } = errorDefinition(code);
@@ -100,6 +100,31 @@ function errorResponses(operation: Operation) {
   return responses;
 }
 
+const securityByAuth = {
+  bearer: [{ apiKey: [] }],
+  bearer_or_session: [{ apiKey: [] }, { session: [] }],
+  session: [{ session: [] }],
+  none: [],
+} satisfies Record<Operation['auth'], unknown[]>;
+
+function securityOf(operation: Operation) {
+  return securityByAuth[operation.auth];
+}
+
+function csrfParameter(operation: Operation): JsonSchema[] {
+  if (operation.auth !== 'session' && operation.auth !== 'bearer_or_session') return [];
+  if (operation.method === 'get') return [];
+  return [
+    {
+      name: csrfHeaderName,
+      in: 'header',
+      required: operation.auth === 'session',
+      description: 'With the session cookie: the csrf_token from GET /v1/me (403 csrf_rejected when missing or different). Not needed with an API key.',
+      schema: { type: 'string' },
+    },
+  ];
+}
+
 function operationObject(operation: Operation): JsonSchema {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, response] of Object.entries(operation.responses)) {
@@ -114,13 +139,13 @@ function operationObject(operation: Operation): JsonSchema {
     };
   }
   Object.assign(responses, errorResponses(operation));
-  const params = parameters(operation);
+  const params = [...parameters(operation), ...csrfParameter(operation)];
   return {
     operationId: operation.operationId,
     summary: operation.summary,
     ...(operation.description ? { description: operation.description } : {}),
     tags: [operation.tag],
-    security: operation.auth === 'bearer' ? [{ apiKey: [] }] : [],
+    security: securityOf(operation),
     ...(params.length ? { parameters: params } : {}),
     ...(operation.body
       ? {
@@ -180,7 +205,15 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
     paths,
     components: {
       schemas,
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key secret (svc_sk_v1_...)' } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key secret (svc_sk_v1_...)' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: sessionCookieName,
+          description: 'The browser session from a one-use sign-in link. Writes also need the x-csrf-token header.',
+        },
+      },
     },
   };
 }

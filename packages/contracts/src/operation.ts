@@ -14,10 +14,18 @@ export interface OperationResponse {
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
+export type OperationAuth = 'bearer' | 'bearer_or_session' | 'session' | 'none';
+
+/** The session cookie (spec part 5). __Host-: Secure, Path=/ and no Domain, so no other site or subdomain can set it. */
+export const sessionCookieName = '__Host-svc_session';
+export const csrfHeaderName = 'x-csrf-token';
+
 export interface JsonBody {
   schema: z.ZodType;
   /** Largest accepted body in bytes (413 request_too_large above it). */
   maxBytes: number;
+  /** The code of a body that does not parse or fails the schema (default invalid_request). */
+  invalidCode?: ErrorCode;
 }
 
 /** A request body of raw bytes (uploads), not JSON. */
@@ -41,11 +49,22 @@ export interface Operation {
   summary: string;
   description?: string;
   tag: string;
-  auth: 'bearer' | 'none';
+  /**
+   * Who may call (spec part 5): `bearer` an API key only (a session cookie is ignored);
+   * `bearer_or_session` an API key or the browser session cookie (a request with both uses
+   * the key); `session` the browser session cookie only; `none` anyone. Every write made
+   * with the cookie also needs the session's x-csrf-token.
+   */
+  auth: OperationAuth;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: JsonBody;
   rawBody?: RawBody;
+  /**
+   * Only from the service's own browser pages: the Origin header must equal SVC_PUBLIC_URL's
+   * origin (403 cross_origin_rejected), checked before the body is read.
+   */
+  sameOrigin?: boolean;
   idempotencyKey?: 'optional' | 'required';
   responses: Record<number, OperationResponse>;
   /** Error codes this operation can answer with, beyond the ones every route shares. */
@@ -60,6 +79,22 @@ export function defineOperation<const T extends Operation>(operation: T): T {
 export const commonErrors: readonly ErrorCode[] = ['method_not_allowed', 'request_headers_too_large', 'internal_error'];
 /** Codes any authenticated route can answer with (spec part 5). */
 export const authErrors: readonly ErrorCode[] = ['unauthorized', 'account_suspended'];
+/** Codes of the session cookie: an ended session, and a write without the session's CSRF token. */
+export const sessionErrors: readonly ErrorCode[] = ['signed_out', 'csrf_rejected'];
+
+/** The codes an operation's authentication can answer with. */
+export function authErrorsOf(auth: OperationAuth): readonly ErrorCode[] {
+  switch (auth) {
+    case 'bearer':
+      return authErrors;
+    case 'bearer_or_session':
+      return [...authErrors, ...sessionErrors];
+    case 'session':
+      return sessionErrors;
+    case 'none':
+      return [];
+  }
+}
 /** Codes of a route with a JSON body. */
 export const jsonBodyErrors: readonly ErrorCode[] = ['invalid_request', 'request_too_large', 'unsupported_media_type'];
 

@@ -94,7 +94,7 @@ export const previewTemplateOperation = defineOperation({
   description:
     'Returns untrusted customer HTML for an isolated preview (Cache-Control: private, no-store). An optional schema is checked ' +
     'with the saved-template rules and the data validated against it. Rate limit per key: 4 per second, idle burst 20 (shared with adapt).',
-  auth: 'bearer',
+  auth: 'bearer_or_session',
   body: { schema: TemplatePreviewRequest, maxBytes: templatePreviewBodyLimit },
   responses: { 200: { description: 'The evaluated HTML', schema: TemplatePreview } },
   errors: [...jsonBodyErrors, ...templateSchemaErrors, ...templateEvaluationErrors, 'template_data_invalid', 'brand_kit_not_found', 'brand_kit_unavailable', 'brand_data_conflict', 'rate_limited', 'overloaded'],

@@ -204,7 +204,7 @@ export const testWebhookOperation = defineOperation({
     'Spends no credits and creates no render; disabled destinations may be tested. One test per destination waits at a ' +
     'time (a repeat while it waits answers 202 for it); completed tests are limited to one per minute (429 with Retry-After). ' +
     'Answers 200 when the attempt finished within the wait, else 202.',
-  auth: 'bearer',
+  auth: 'bearer_or_session',
   params: WebhookPath,
   responses: {
     200: { description: 'The attempt finished', schema: WebhookTest },
@@ -219,7 +219,7 @@ export const listWebhookDeliveriesOperation = defineOperation({
   path: '/v1/webhooks/{webhook_id}/deliveries',
   tag,
   summary: 'The 20 newest delivery attempts of the last 30 days (no bodies)',
-  auth: 'bearer',
+  auth: 'bearer_or_session',
   params: WebhookPath,
   responses: { 200: { description: 'Newest first', schema: WebhookDeliveryList } },
   errors: ['not_found'],

@@ -8,7 +8,7 @@ const test = useTestContext();
 const { ctx } = test;
 
 function sessionOf(account: { accountId: string; plan: SessionPrincipal['plan'] }, sessionId: string): SessionPrincipal {
-  return { kind: 'session', accountId: account.accountId, plan: account.plan, sessionId };
+  return { kind: 'session', accountId: account.accountId, plan: account.plan, sessionId, csrfToken: 'unused' };
 }
 
 const render = (principal: Parameters<typeof createRender>[1]['principal']) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, fieldDetailsFromIssues, type Operation } from '@svc/contracts';
-import { authenticateApiKey, type Principal, DomainError, notFound, type ServiceContext } from '@svc/core';
+import { DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
+import { authenticate } from './authenticate.ts';
 import type { z } from 'zod';
 import { serviceContext } from './context.ts';
 import { type RawUpload, readJsonBody, readRawBody } from './request-body.ts';
@@ -9,7 +10,7 @@ type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
 export interface HandlerInput<Op extends Operation> {
   ctx: ServiceContext;
-  principal: Op['auth'] extends 'bearer' ? Principal : null;
+  principal: Op['auth'] extends 'none' ? null : Op['auth'] extends 'session' ? SessionPrincipal : Principal;
   params: Infer<Op['params']>;
   query: Infer<Op['query']>;
   body: Op['body'] extends { schema: infer S } ? Infer<S> : undefined;
@@ -40,10 +41,13 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
     let ctx: ServiceContext | undefined;
     try {
       ctx = serviceContext();
-      const principal = operation.auth === 'bearer' ? await authenticateApiKey(ctx, request.headers.get('authorization')) : null;
+      const principal = await authenticate(ctx, operation.auth, request);
+      if (operation.sameOrigin && request.headers.get('origin') !== new URL(ctx.config.publicUrl).origin) {
+        throw new DomainError('cross_origin_rejected');
+      }
       const params = operation.params ? await pathParams(operation.params, route) : undefined;
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
-      const body = operation.body ? parse(operation.body.schema, await readJsonBody(request, operation.body.maxBytes)) : undefined;
+      const body = operation.body ? await parseBody(operation.body, request) : undefined;
       const raw = operation.rawBody;
       const upload = raw
         ? await readRawBody(request, raw.maxBytes, () => new DomainError(raw.tooLargeCode, { details: [{ field: 'body.too_large', reason: 'invalid value' }] }))
@@ -65,6 +69,18 @@ async function pathParams<T extends z.ZodType>(schema: T, route: RouteContext): 
   const result = schema.safeParse(raw);
   if (!result.success) throw notFound();
   return result.data;
+}
+
+/** The JSON body by the operation's schema; an operation may answer its own code for a bad body (testimonial_invalid). */
+async function parseBody(body: NonNullable<Operation['body']>, request: Request): Promise<unknown> {
+  try {
+    return parse(body.schema, await readJsonBody(request, body.maxBytes));
+  } catch (error) {
+    if (body.invalidCode && error instanceof DomainError && error.code === 'invalid_request') {
+      throw new DomainError(body.invalidCode, { details: error.details });
+    }
+    throw error;
+  }
 }
 
 function parse<T extends z.ZodType>(schema: T, input: unknown, root?: string): z.output<T> {

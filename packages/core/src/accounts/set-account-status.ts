@@ -6,11 +6,20 @@ export interface SetAccountStatusOptions {
   suspended: boolean;
 }
 
-/** Suspends or reinstates an account. A suspended account's keys answer 403 account_suspended. */
+/**
+ * Suspends or reinstates an account. A suspended account's keys answer 403 account_suspended;
+ * suspension ends its browser sessions for good (reinstating does not bring them back).
+ */
 export async function setAccountStatus(ctx: ServiceContext, { accountId, suspended }: SetAccountStatusOptions): Promise<void> {
-  const updated = await ctx.db.account.updateMany({
-    where: { id: accountId },
-    data: suspended ? { status: 'suspended', suspendedAt: ctx.clock() } : { status: 'active', suspendedAt: null },
+  const now = ctx.clock();
+  await ctx.db.$transaction(async (tx) => {
+    const updated = await tx.account.updateMany({
+      where: { id: accountId },
+      data: suspended ? { status: 'suspended', suspendedAt: now } : { status: 'active', suspendedAt: null },
+    });
+    if (updated.count === 0) throw notFound();
+    if (suspended) {
+      await tx.session.updateMany({ where: { accountId, endedAt: null }, data: { endedAt: now, endReason: 'suspended' } });
+    }
   });
-  if (updated.count === 0) throw notFound();
 }

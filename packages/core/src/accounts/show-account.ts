@@ -8,6 +8,8 @@ export interface AccountSummary {
   id: string;
   plan: Plan;
   status: 'active' | 'suspended';
+  /** The proven email address, or null. */
+  email: string | null;
   createdAt: Date;
   balances: Record<CreditBucket, number>;
   /** Credits held for jobs still queued or running. */
@@ -29,6 +31,7 @@ export async function showAccount(ctx: ServiceContext, accountId: string): Promi
     id: account.id,
     plan: account.plan,
     status: account.status,
+    email: account.email,
     createdAt: account.createdAt,
     balances,
     reserved: reserved._sum.amount ?? 0,

@@ -24,6 +24,8 @@ export interface ApiKeyPrincipal extends AccountOfPrincipal {
 export interface SessionPrincipal extends AccountOfPrincipal {
   kind: 'session';
   sessionId: string;
+  /** Every write made with the cookie must carry it (x-csrf-token); GET /v1/me hands it out. */
+  csrfToken: string;
 }
 
 /** The key a job, reservation or ledger entry records: the API key's id, or null for a session. */

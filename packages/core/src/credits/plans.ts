@@ -17,6 +17,13 @@ export const planTerms: Record<Plan, PlanTerms> = {
 };
 
 /**
+ * Free monthly credits an account receives once its email address is proven: granted for the
+ * current month at confirmation, then at every monthly reset. Paid subscription plans carry
+ * their own monthly allowance instead.
+ */
+export const freeMonthlyCredits: Record<Plan, number> = { free: 50, pack: 50, starter: 0, growth: 0, scale: 0 };
+
+/**
  * The order in which buckets pay for work: credits that lapse soonest go first
  * (free monthly and subscription credits are refilled, not carried over), then
  * trial credits, then purchased packs, which never lapse.

@@ -20,6 +20,14 @@ export const rateLimits = {
   image_url_preview: { rate: 2, burst: 10 },
   /** Webhook tests: one completed test per destination per minute (spec 6, item 9). */
   webhook_test: { rate: 1 / 60, burst: 1 },
+  /** Emailed sign-in links per address: three at once, then one a minute. */
+  email_sign_in_address: { rate: 1 / 60, burst: 3 },
+  /** Emailed sign-in links per client address: twenty at once, then one every six seconds. */
+  email_sign_in_client: { rate: 1 / 6, burst: 20 },
+  /** Email verification links per account: three at once, then one a minute. */
+  email_identity: { rate: 1 / 60, burst: 3 },
+  /** Testimonials per client address: three at once, then one every ten minutes. */
+  testimonial: { rate: 1 / 600, burst: 3 },
 } as const satisfies Record<string, TokenBucket>;
 
 export type RateLimitName = keyof typeof rateLimits;
@@ -29,14 +37,23 @@ export type RateLimitName = keyof typeof rateLimits;
  * 429 rate_limited with the time to the next token. Buckets live in Postgres, so a limit holds
  * across web instances; given a transaction, the token is taken only if it commits.
  */
-export async function takeRateToken(db: DbOrTx, name: RateLimitName, subject: string, now: Date): Promise<void> {
+export async function takeRateToken(
+  db: DbOrTx,
+  name: RateLimitName,
+  subject: string,
+  now: Date,
+  code: RateLimitCode = 'rate_limited',
+): Promise<void> {
   const bucket = rateLimits[name];
   const tokens = await change(db, name, subject, now, 1, bucket.burst);
   if (tokens >= 0) return;
   // a refused request does not consume capacity
   await db.$executeRaw`UPDATE rate_limit_buckets SET tokens = tokens + 1 WHERE key = ${bucketKey(name, subject)}`;
-  throw refusal(bucket, tokens);
+  throw refusal(bucket, tokens, code);
 }
+
+/** The 429 codes a bucket can answer with. */
+export type RateLimitCode = 'rate_limited' | 'testimonial_rate_limited';
 
 /** Throws 429 rate_limited when a token could not be taken now, and takes none: for work counted when it ends. */
 export async function checkRateToken(db: DbOrTx, name: RateLimitName, subject: string, now: Date): Promise<void> {
@@ -69,8 +86,8 @@ async function change(db: DbOrTx, name: RateLimitName, subject: string, now: Dat
   return rows[0]?.tokens ?? 0;
 }
 
-function refusal(bucket: TokenBucket, tokens: number): DomainError {
+function refusal(bucket: TokenBucket, tokens: number, code: RateLimitCode = 'rate_limited'): DomainError {
   // rounded to the microsecond first, so float noise in the refill does not add a second
   const wait = Math.round(((0 - tokens) / bucket.rate) * 1e6) / 1e6;
-  return new DomainError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil(wait)) });
+  return new DomainError(code, { retryAfterSeconds: Math.max(1, Math.ceil(wait)) });
 }

@@ -25,10 +25,18 @@ export interface ServiceConfig {
   maxRenderAttempts: number;
   /** Explicit download signing secret (SVC_SIGNING_SECRET); otherwise one is generated and stored. */
   signingSecret?: string;
+  /** Outgoing email (SVC_SMTP_URL, SVC_EMAIL_FROM); unset: email delivery is not configured. */
+  email?: EmailSettings;
   /** Hosts that bypass the egress address and port rules (SVC_UNSAFE_EGRESS_ALLOWLIST; development and tests only). */
   egressAllowlist: AllowlistEntry[];
   /** The worker's warm sandboxes per browser: idle ones kept (unset: sized from memory; 0: none), jobs and age before closing. */
   warmSandboxes: { size?: number; maxJobs: number; maxAgeMs: number };
+}
+
+export interface EmailSettings {
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465. */
+  smtpUrl: string;
+  from: string;
 }
 
 export interface S3Settings {
@@ -73,6 +81,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxJobs: number('SVC_WARM_SANDBOX_JOBS', 500),
       maxAgeMs: number('SVC_WARM_SANDBOX_MINUTES', 15) * 60_000,
     },
+    email: env.SVC_SMTP_URL
+      ? { smtpUrl: env.SVC_SMTP_URL, from: env.SVC_EMAIL_FROM || `Rendering Service <no-reply@${new URL(env.SVC_PUBLIC_URL ?? 'http://localhost').hostname}>` }
+      : undefined,
     s3: env.SVC_S3_BUCKET
       ? {
           bucket: env.SVC_S3_BUCKET,

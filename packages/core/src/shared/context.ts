@@ -1,5 +1,7 @@
 import type { Db } from '@svc/db';
+import { smtpMailer } from '../mail/smtp-mailer.ts';
 import type { CompletionWaiter } from '../ports/completion-waiter.ts';
+import type { Mailer } from '../ports/mailer.ts';
 import type { ObjectStorage } from '../ports/object-storage.ts';
 import { noRenderEngine, type RenderEngine } from '../ports/render-engine.ts';
 import { PgCompletionWaiter } from '../renders/completion-waiter.ts';
@@ -30,6 +32,8 @@ export interface ServiceContext {
   completions: CompletionWaiter;
   /** The browser side of renders; only the worker has a real one. */
   renderEngine: RenderEngine;
+  /** Outgoing email; null when delivery is not configured (routes that mail answer 503 auth_unavailable). */
+  mailer: Mailer | null;
 }
 
 export const systemClock: Clock = () => new Date();
@@ -50,6 +54,7 @@ export function createServiceContext(options: CreateServiceContextOptions): Serv
     storage: given.storage ?? storageFromConfig(options.config),
     completions: databaseUrl ? new PgCompletionWaiter(databaseUrl, options.logger) : pollingCompletions,
     renderEngine: noRenderEngine,
+    mailer: options.config.email ? smtpMailer(options.config.email) : null,
     ...given,
   };
 }

@@ -1,0 +1,21 @@
+import type { AccountMe } from '@svc/contracts';
+import type { AccountSummary, Principal } from '@svc/core';
+
+/** GET /v1/me: the account, and for a session the CSRF token its writes must carry. */
+export function accountMeBody(summary: AccountSummary, principal: Principal): AccountMe {
+  return {
+    id: summary.id,
+    plan: summary.plan,
+    status: summary.status,
+    email: summary.email,
+    balances: {
+      free_monthly: summary.balances.free_monthly,
+      subscription: summary.balances.subscription,
+      trial: summary.balances.trial,
+      pack: summary.balances.pack,
+    },
+    reserved: summary.reserved,
+    overage_this_month: summary.overageThisMonth,
+    ...(principal.kind === 'session' ? { csrf_token: principal.csrfToken } : {}),
+  };
+}

@@ -1,0 +1,69 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { computePublicStats, recordHeartbeat } from '@svc/core';
+import { describe, expect, inject, it } from 'vitest';
+import { api, serviceContext, serviceDb } from './support/api.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+function svc(...args: string[]) {
+  return spawnSync('npm', ['run', '--silent', 'svc', '--', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
+    encoding: 'utf8',
+  });
+}
+
+describe('GET /v1/public-stats', () => {
+  it('answers without auth, cached five minutes, with the PublicStats shape', async () => {
+    const response = await api('/v1/public-stats');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(Object.keys(response.body).sort()).toEqual(['gallery_templates', 'renders_served', 'status', 'uptime_days', 'uptime_percent']);
+    expect(response.body.gallery_templates).toBe(0);
+    expect(response.body.renders_served).toBeGreaterThanOrEqual(0);
+    // the web process and the worker have each recorded a heartbeat for this run
+    const components = await serviceDb().heartbeat.findMany({ distinct: ['component'], select: { component: true } });
+    expect(components.map((row) => row.component).sort()).toEqual(['web', 'worker']);
+  });
+
+  it('computes uptime over recorded minutes, null with too little data, and the status from heartbeats and the switch', async () => {
+    const ctx = serviceContext();
+    const db = serviceDb();
+    const fresh = await computePublicStats(ctx);
+    expect(['operational', 'degraded']).toContain(fresh.status);
+
+    // two hours of history with one minute missing its worker: 120 of 121 recorded minutes up
+    const now = Date.now();
+    const start = Math.floor(now / 60_000) * 60_000 - 120 * 60_000;
+    await db.heartbeat.deleteMany({});
+    const rows = [];
+    for (let minute = start; minute <= start + 120 * 60_000; minute += 60_000) {
+      rows.push({ component: 'web', minute: new Date(minute) });
+      if (minute !== start + 30 * 60_000) rows.push({ component: 'worker', minute: new Date(minute) });
+    }
+    await db.heartbeat.createMany({ data: rows });
+    const stats = await computePublicStats({ ...ctx, clock: () => new Date(start + 120 * 60_000 + 1000) });
+    expect(stats.uptimePercent).toBeCloseTo((120 / 121) * 100, 2);
+    expect(stats.uptimeDays).toBe(0);
+
+    // under an hour of data: null
+    const early = await computePublicStats({ ...ctx, clock: () => new Date(start + 1000) });
+    expect(early.uptimePercent).toBeNull();
+
+    // no worker heartbeat for over three minutes: downtime
+    const later = await computePublicStats({ ...ctx, clock: () => new Date(start + 130 * 60_000) });
+    expect(later.status).toBe('downtime');
+
+    expect(svc('status', 'maintenance', 'on', '--json').status).toBe(0);
+    expect((await computePublicStats(ctx)).status).toBe('maintenance');
+    expect(svc('status', 'maintenance', 'off').status).toBe(0);
+    await recordHeartbeat(ctx, 'worker');
+    expect((await computePublicStats(ctx)).status).not.toBe('maintenance');
+  }, 120_000);
+
+  it('reports unavailable, not an error, when the database does not answer', async () => {
+    const broken = { ...serviceContext(), db: { $queryRaw: () => Promise.reject(new Error('down')), serviceSetting: { findUnique: () => Promise.reject(new Error('down')) } } } as never;
+    expect(await computePublicStats(broken)).toEqual({ rendersServed: 0, galleryTemplates: 0, uptimePercent: null, uptimeDays: 0, status: 'unavailable' });
+  });
+});

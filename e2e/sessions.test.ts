@@ -1,0 +1,186 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { sessionIdleTimeoutMs } from '@svc/core';
+import { describe, expect, inject, it } from 'vitest';
+import { api, expectError, newAccount, serviceDb, suspend } from './support/api.ts';
+import { openLink, sessionCookieFrom, sessionHeaders, signIn, signInPath } from './support/sessions.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const preview = { source: '<p>{{ name }}</p>', data: { name: 'Ada' } };
+
+describe('sign-in links and sessions', () => {
+  it('signs a browser in: a Secure HttpOnly __Host- cookie and a redirect to the dashboard', async () => {
+    const account = await newAccount({ plan: 'starter', credits: 7 });
+    const response = await openLink(await signInPath(account.accountId));
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/dashboard');
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^__Host-svc_session=svc_ses_[0-9a-f]{64};/);
+    for (const attribute of ['HttpOnly', 'Secure', 'SameSite=Lax', 'Path=/']) expect(setCookie).toContain(attribute);
+    expect(setCookie.toLowerCase()).not.toContain('domain=');
+
+    const cookie = sessionCookieFrom(response);
+    const me = await api('/v1/me', { headers: { cookie } });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      id: account.accountId,
+      plan: 'starter',
+      status: 'active',
+      email: null,
+      balances: { free_monthly: 0, subscription: 0, trial: 7, pack: 0 },
+      reserved: 0,
+      overage_this_month: 0,
+    });
+    expect(me.body.csrf_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // only the verifier is stored, never the cookie's secret
+    const secret = cookie.split('=')[1]!;
+    const stored = await serviceDb().session.findMany({ where: { accountId: account.accountId } });
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.verifier).not.toContain(secret);
+  });
+
+  it('GET /v1/me with a bearer key has no csrf_token', async () => {
+    const account = await newAccount();
+    const me = await api('/v1/me', { key: account.apiKey });
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(account.accountId);
+    expect(me.body).not.toHaveProperty('csrf_token');
+    expectError(await api('/v1/me'), 401, 'unauthorized');
+  });
+
+  it('a reused, an expired and an unknown link answer a plain page and never a session', async () => {
+    const account = await newAccount();
+    const path = await signInPath(account.accountId);
+    expect((await openLink(path)).status).toBe(303);
+    const reused = await openLink(path);
+    expect(reused.status).toBe(410);
+    expect(reused.headers.get('content-type')).toContain('text/html');
+    expect(reused.headers.get('set-cookie')).toBeNull();
+    expect(await reused.text()).toContain('cannot be used');
+
+    const expiring = await signInPath(account.accountId);
+    await serviceDb().authLink.updateMany({ where: { accountId: account.accountId, usedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const expired = await openLink(expiring);
+    expect(expired.status).toBe(410);
+    expect(expired.headers.get('set-cookie')).toBeNull();
+
+    for (const unknown of [`/auth/sign-in/svc_link_${'0'.repeat(64)}`, '/auth/sign-in/nonsense']) {
+      const answer = await openLink(unknown);
+      expect(answer.status).toBe(410);
+      expect(answer.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
+  it('never promotes a cookie presented before sign-in (session fixation)', async () => {
+    const account = await newAccount();
+    const planted = `__Host-svc_session=svc_ses_${'a'.repeat(64)}`;
+    const response = await openLink(await signInPath(account.accountId), planted);
+    expect(response.status).toBe(303);
+    const minted = sessionCookieFrom(response);
+    expect(minted).not.toBe(planted);
+    expectError(await api('/v1/me', { headers: { cookie: planted } }), 401, 'signed_out');
+    expect((await api('/v1/me', { headers: { cookie: minted } })).status).toBe(200);
+
+    // a live session brought to a new sign-in ends; the new one has a new id and CSRF token
+    const first = await signIn(account.accountId);
+    const again = await openLink(await signInPath(account.accountId), first.cookie);
+    const second = sessionCookieFrom(again);
+    expect(second).not.toBe(first.cookie);
+    expectError(await api('/v1/me', { headers: { cookie: first.cookie } }), 401, 'signed_out');
+    const me = await api('/v1/me', { headers: { cookie: second } });
+    expect(me.body.csrf_token).not.toBe(first.csrfToken);
+  });
+
+  it('refuses a write with the cookie and a missing or wrong CSRF token', async () => {
+    const account = await newAccount();
+    const session = await signIn(account.accountId);
+    const missing = await api('/v1/templates/preview', { method: 'POST', body: preview, headers: sessionHeaders(session, null) });
+    expectError(missing, 403, 'csrf_rejected');
+    const wrong = await api('/v1/templates/preview', { method: 'POST', body: preview, headers: sessionHeaders(session, 'x'.repeat(43)) });
+    expectError(wrong, 403, 'csrf_rejected');
+    expectError(await api('/v1/auth/sign-out', { method: 'POST', headers: sessionHeaders(session, null) }), 403, 'csrf_rejected');
+    const ok = await api('/v1/templates/preview', { method: 'POST', body: preview, headers: sessionHeaders(session) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.html).toContain('Ada');
+  });
+
+  it('accepts the cookie on webhook tests and the delivery log, and ignores it on bearer-only routes', async () => {
+    const account = await newAccount();
+    const session = await signIn(account.accountId);
+    const missingWebhook = `wh_${'0'.repeat(32)}`;
+    expectError(await api(`/v1/webhooks/${missingWebhook}/deliveries`, { headers: { cookie: session.cookie } }), 404, 'not_found');
+    expectError(await api(`/v1/webhooks/${missingWebhook}/test`, { method: 'POST', headers: sessionHeaders(session) }), 404, 'not_found');
+    expectError(await api(`/v1/webhooks/${missingWebhook}/test`, { method: 'POST', headers: sessionHeaders(session, null) }), 403, 'csrf_rejected');
+    // bearer-only routes never read the cookie
+    expectError(await api('/v1/keys', { headers: { cookie: session.cookie } }), 401, 'unauthorized');
+    expectError(await api('/v1/templates', { headers: { cookie: session.cookie } }), 401, 'unauthorized');
+    expectError(await api('/v1/pdf', { method: 'POST', body: { html: '<p>x</p>' }, headers: sessionHeaders(session) }), 401, 'unauthorized');
+  });
+
+  it('uses the bearer key when a request has both', async () => {
+    const mine = await newAccount();
+    const other = await newAccount();
+    const session = await signIn(other.accountId);
+    const me = await api('/v1/me', { key: mine.apiKey, headers: { cookie: session.cookie } });
+    expect(me.body.id).toBe(mine.accountId);
+    expect(me.body).not.toHaveProperty('csrf_token');
+    // a bad key does not fall back to the cookie
+    expectError(await api('/v1/me', { key: 'svc_sk_v1_nope', headers: { cookie: session.cookie } }), 401, 'unauthorized');
+  });
+
+  it('ends at sign-out, clearing the cookie', async () => {
+    const account = await newAccount();
+    const session = await signIn(account.accountId);
+    const out = await api('/v1/auth/sign-out', { method: 'POST', headers: sessionHeaders(session) });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/^__Host-svc_session=;.*Max-Age=0/);
+    expectError(await api('/v1/me', { headers: { cookie: session.cookie } }), 401, 'signed_out');
+    expectError(await api('/v1/auth/sign-out', { method: 'POST', headers: sessionHeaders(session) }), 401, 'signed_out');
+    expectError(await api('/v1/auth/sign-out', { method: 'POST' }), 401, 'signed_out');
+  });
+
+  it('ends when the account is suspended, and stays ended after reinstatement', async () => {
+    const account = await newAccount();
+    const session = await signIn(account.accountId);
+    await suspend(account.accountId);
+    expectError(await api('/v1/me', { headers: { cookie: session.cookie } }), 401, 'signed_out');
+    expectError(await api('/v1/templates/preview', { method: 'POST', body: preview, headers: sessionHeaders(session) }), 401, 'signed_out');
+    // a suspended account's link signs nobody in
+    const link = await openLink(await signInPath(account.accountId));
+    expect(link.status).toBe(410);
+    expect(link.headers.get('set-cookie')).toBeNull();
+    await serviceDb().account.update({ where: { id: account.accountId }, data: { status: 'active', suspendedAt: null } });
+    expectError(await api('/v1/me', { headers: { cookie: session.cookie } }), 401, 'signed_out');
+  });
+
+  it('ends after the idle timeout and at the absolute lifetime', async () => {
+    const account = await newAccount();
+    const idle = await signIn(account.accountId);
+    await serviceDb().session.updateMany({ where: { accountId: account.accountId }, data: { lastSeenAt: new Date(Date.now() - sessionIdleTimeoutMs - 1000) } });
+    expectError(await api('/v1/me', { headers: { cookie: idle.cookie } }), 401, 'signed_out');
+    const old = await signIn(account.accountId);
+    await serviceDb().session.updateMany({ where: { accountId: account.accountId, endedAt: null }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expectError(await api('/v1/me', { headers: { cookie: old.cookie } }), 401, 'signed_out');
+  });
+
+  it('`svc account sign-in-link` prints exactly {url, expires_at} for a 15-minute one-use link', async () => {
+    const account = await newAccount();
+    const result = spawnSync('npm', ['run', '--silent', 'svc', '--', 'account', 'sign-in-link', account.accountId, '--json'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl'), SVC_PUBLIC_URL: 'https://svc.example' },
+      encoding: 'utf8',
+    });
+    expect(result.status).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const printed = JSON.parse(lines[0]!);
+    expect(Object.keys(printed).sort()).toEqual(['expires_at', 'url']);
+    expect(printed.url).toMatch(/^https:\/\/svc\.example\/auth\/sign-in\/svc_link_[0-9a-f]{64}$/);
+    const minutes = (Date.parse(printed.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(13);
+    expect(minutes).toBeLessThanOrEqual(15);
+    const opened = await openLink(new URL(printed.url).pathname);
+    expect(opened.status).toBe(303);
+    expect((await openLink(new URL(printed.url).pathname)).status).toBe(410);
+  }, 120_000);
+});

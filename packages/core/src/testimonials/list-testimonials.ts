@@ -1,0 +1,17 @@
+import type { ServiceContext } from '../shared/context.ts';
+
+export interface TestimonialRecord {
+  id: string;
+  name: string;
+  company: string;
+  quote: string;
+  createdAt: Date;
+}
+
+/** Every submitted testimonial, newest first, for the operator's private review. */
+export async function listTestimonials(ctx: ServiceContext): Promise<TestimonialRecord[]> {
+  return ctx.db.testimonial.findMany({
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    select: { id: true, name: true, company: true, quote: true, createdAt: true },
+  });
+}
