@@ -104,14 +104,19 @@ describe('sign-in links and sessions', () => {
     expect(ok.body.html).toContain('Ada');
   });
 
-  it('accepts the cookie on webhook tests and the delivery log, and ignores it on bearer-only routes', async () => {
+  it('accepts the cookie on webhook tests, the delivery log and image URL preview, and ignores it on bearer-only routes', async () => {
     const account = await newAccount();
     const session = await signIn(account.accountId);
     const missingWebhook = `wh_${'0'.repeat(32)}`;
     expectError(await api(`/v1/webhooks/${missingWebhook}/deliveries`, { headers: { cookie: session.cookie } }), 404, 'not_found');
     expectError(await api(`/v1/webhooks/${missingWebhook}/test`, { method: 'POST', headers: sessionHeaders(session) }), 404, 'not_found');
     expectError(await api(`/v1/webhooks/${missingWebhook}/test`, { method: 'POST', headers: sessionHeaders(session, null) }), 403, 'csrf_rejected');
+    // image URL preview takes the cookie with the CSRF token (a private address is refused by policy, after authentication)
+    const image = { url: 'http://10.0.0.1/logo.png' };
+    expectError(await api('/v1/image-assets/preview', { method: 'POST', body: image, headers: sessionHeaders(session, null) }), 403, 'csrf_rejected');
+    expectError(await api('/v1/image-assets/preview', { method: 'POST', body: image, headers: sessionHeaders(session) }), 400, 'image_url_invalid');
     // bearer-only routes never read the cookie
+    expectError(await api('/v1/image-assets/00/content', { headers: { cookie: session.cookie } }), 401, 'unauthorized');
     expectError(await api('/v1/keys', { headers: { cookie: session.cookie } }), 401, 'unauthorized');
     expectError(await api('/v1/templates', { headers: { cookie: session.cookie } }), 401, 'unauthorized');
     expectError(await api('/v1/pdf', { method: 'POST', body: { html: '<p>x</p>' }, headers: sessionHeaders(session) }), 401, 'unauthorized');

@@ -62,8 +62,9 @@ export const previewImageUrlOperation = defineOperation({
     'http (port 80) or https (port 443), no credentials; every resolved address of the host, and of every redirect (at most ' +
     'five), must be public, else 400 image_url_invalid with the policy code in the details field (url.private_address). ' +
     'A fetch that fails, times out (15 s in all) or ends in a non-2xx status answers 422 image_url_unavailable. The image ' +
-    'is then checked with the upload rules and codes (details fields url.<reason>). Rate limit per key: 2 per second, idle burst 10.',
-  auth: 'bearer',
+    'is then checked with the upload rules and codes (details fields url.<reason>). Rate limit per key (or browser session): ' +
+    '2 per second, idle burst 10. A browser session may call it with its cookie and x-csrf-token.',
+  auth: 'bearer_or_session',
   body: { schema: ImageUrlPreviewRequest, maxBytes: imageUrlPreviewBodyLimit },
   responses: {
     200: {
