@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ErrorCode } from '@svc/contracts';
-import type { AssetKind } from '@svc/db';
+import type { AssetKind, Tx } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -19,6 +19,15 @@ export interface StoreAssetOptions {
   height: number | null;
   /** The code of a refusal by the account quota (image_asset_limit, brand_asset_account_limit_reached). */
   quotaCode: ErrorCode;
+  /** A font's family name (fonts only). */
+  fontFamily?: string | null;
+  /**
+   * Checks made under the account lock, before the quota is counted (a brand kit's state and
+   * asset count); answers the asset's position in its kit.
+   */
+  admit?: (tx: Tx) => Promise<{ position: number } | void>;
+  /** Work in the same transaction once the record is written (a replacement marks the asset it replaces). */
+  settle?: (tx: Tx, asset: AssetRecord) => Promise<void>;
 }
 
 /** Uploads of one account queue on its row lock: a burst of them waits rather than time out. */
@@ -41,17 +50,20 @@ export async function storeAsset(ctx: ServiceContext, options: StoreAssetOptions
     return await ctx.db.$transaction(async (tx) => {
       // uploads of one account take turns on its row, so counting and writing cannot interleave
       await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+      const placed = await options.admit?.(tx);
       const [held] = await tx.$queryRaw<{ files: number; bytes: bigint }[]>`
         SELECT count(*)::int AS files, COALESCE(sum(byte_size), 0)::bigint AS bytes FROM assets WHERE account_id = ${accountId}`;
       const files = held?.files ?? 0;
       const total = Number(held?.bytes ?? 0n);
       if (files + 1 > accountAssetQuota.files || total + bytes.byteLength > accountAssetQuota.bytes) throw new DomainError(options.quotaCode);
-      return tx.asset.create({
+      const asset = await tx.asset.create({
         data: {
           id,
           accountId,
           kind: options.kind,
           brandKitId: options.brandKitId ?? null,
+          position: placed ? placed.position : null,
+          fontFamily: options.fontFamily ?? null,
           mediaType: options.mediaType,
           byteSize: bytes.byteLength,
           width: options.width,
@@ -61,6 +73,8 @@ export async function storeAsset(ctx: ServiceContext, options: StoreAssetOptions
           createdAt: ctx.clock(),
         },
       });
+      await options.settle?.(tx, asset);
+      return asset;
     }, transactionLimits);
   } catch (error) {
     await ctx.storage.remove(storageKey).catch((cause: unknown) => ctx.logger.error('asset file left behind', { storageKey, error: String(cause) }));
