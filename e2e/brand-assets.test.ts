@@ -10,8 +10,9 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, emptyBucket, expectError, newAccount, serviceDb, type TestAccount } from './support/api.ts';
 import { download, pdfText, renderOk } from './support/files.ts';
-import { ttf, woff2 } from './support/fonts.ts';
+import { ttf, woff2, woff2WithGlyphs } from './support/fonts.ts';
 import { apng, content, jpeg, png, webp } from './support/images.ts';
+import { securitySuite } from './support/security.ts';
 import { until } from './support/until.ts';
 
 const MiB = 1024 * 1024;
@@ -160,6 +161,7 @@ describe('POST /v1/brand-kits/{id}/assets', () => {
       [await png(7681, 8), 'image/png', 422, 'brand_image_dimensions_invalid', 'body.dimensions_exceeded'],
       [await png(7680, 4320), 'image/png', 422, 'brand_image_pixels_exceeded', 'body.pixels_exceeded'],
       [truncated, 'font/woff2', 422, 'brand_font_tables_invalid', null],
+      [await woff2WithGlyphs('DejaVuSans.ttf', 20_001), 'font/woff2', 422, 'brand_font_glyphs_exceeded', null],
     ];
     for (const [bytes, type, status, code, field] of cases) {
       const error = expectError(await send(account.apiKey, kitId, bytes, type), status, code);
@@ -284,3 +286,21 @@ describe('brand assets in renders', () => {
     expect(fonts[0]!.embedded).toBe(true);
   });
 });
+
+/** Kits with one logo, for the asset routes' security suites: the path names the kit's logo. */
+const logoOf = new Map<string, string>();
+const missingAsset = `asset_${'0'.repeat(32)}`;
+const security = {
+  arrange: async (account: TestAccount) => {
+    const kitId = await newKit(account);
+    logoOf.set(kitId, await added(account, kitId, await png(4, 4), 'image/png'));
+    return kitId;
+  },
+  missingId: `kit_${'0'.repeat(32)}`,
+  notFoundCode: 'brand_kit_not_found',
+  headers: { 'content-type': 'image/png' },
+};
+const assetPath = (kitId: string) => `/v1/brand-kits/${kitId}/assets/${logoOf.get(kitId) ?? missingAsset}`;
+securitySuite('POST /v1/brand-kits/{id}/assets', { method: 'POST', path: (kitId) => `/v1/brand-kits/${kitId}/assets`, ...security });
+securitySuite('PUT /v1/brand-kits/{id}/assets/{asset_id}', { method: 'PUT', path: assetPath, ...security });
+securitySuite('GET /v1/brand-kits/{id}/assets/{asset_id}', { method: 'GET', path: assetPath, ...security, headers: {} });
