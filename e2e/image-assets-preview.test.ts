@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccount, createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { api, apiAt, emptyBucket, expectError, newAccount } from './support/api.ts';
 import { freePort, startProcess, stopProcess, waitFor } from './support/global-setup.ts';
 import { animatedWebp, jpeg, png } from './support/images.ts';
@@ -102,6 +102,9 @@ describe('POST /v1/image-assets/preview: fetching', () => {
       SVC_UNSAFE_EGRESS_ALLOWLIST: `127.0.0.1:${imagePort}`,
     });
     await waitFor(`${base}/v1/openapi.json`, web);
+  });
+  // a fresh key per test: the previews of one test stay within the key's burst of 10
+  beforeEach(async () => {
     const ctx = createServiceContext({ db: database.db, logger: silentLogger, config: loadConfig() });
     key = (await createAccount(ctx, { plan: 'scale', credits: 0 })).apiKey;
   });
