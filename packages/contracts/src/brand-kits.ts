@@ -44,12 +44,14 @@ export const BrandKitPatch = named(
 );
 export type BrandKitPatch = z.infer<typeof BrandKitPatch>;
 
+export const brandAssetMediaTypes = ['image/png', 'image/jpeg', 'image/webp', 'font/woff2'] as const;
+
 export const BrandAsset = named(
   'BrandAsset',
   z.strictObject({
     id: idSchema('asset_'),
     kind: z.enum(['logo', 'font']),
-    media_type: z.enum(['image/png', 'image/jpeg', 'image/webp', 'font/woff2']),
+    media_type: z.enum(brandAssetMediaTypes),
     byte_size: z.int().min(1).max(10_485_760),
     created_at: Timestamp,
   }),

@@ -90,16 +90,16 @@ const table = {
   ai_failure_limit_reached: [409, 'Too many AI failures in a row for this work.'],
   // 413
   request_too_large: [413, 'The request body is too large.'],
-  brand_asset_too_large: [413, 'The asset file is too large.'],
+  brand_asset_too_large: [413, 'The asset file is larger than 10 MiB.'],
   image_asset_too_large: [413, 'The image file is larger than 10 MiB.'],
   // 415
   unsupported_media_type: [415, 'The content type is not supported on this route.'],
-  brand_asset_type_unsupported: [415, 'The asset type is not supported.'],
+  brand_asset_type_unsupported: [415, 'The asset type is not supported. Send image/png, image/jpeg, image/webp (logos) or font/woff2 (fonts).'],
   // 422
   invalid_email: [422, 'The email address is not valid.'],
   brand_asset_invalid: [422, 'The asset file is not valid.'],
-  brand_asset_kind_invalid: [422, 'The asset kind is not valid.'],
-  brand_asset_kind_mismatch: [422, 'The asset does not match the kind it replaces.'],
+  brand_asset_kind_invalid: [422, 'A replacement must be of the same kind (logo or font) as the asset it replaces.'],
+  brand_asset_kind_mismatch: [422, 'The file is not of the kind its Content-Type declares (a font sent as an image, or an image sent as a font).'],
   brand_font_glyphs_exceeded: [422, 'The font has too many glyphs.'],
   brand_font_tables_invalid: [422, 'The font tables are not valid.'],
   brand_image_animated: [422, 'Animated images are not supported.'],

@@ -5,6 +5,8 @@ import { DomainError, notFound } from '../shared/errors.ts';
 export interface OpenAssetContentOptions {
   accountId: string;
   assetId: string;
+  /** Only an asset of this kit (current or replaced); the kit route checks the kit itself first. */
+  brandKitId?: string;
 }
 
 export interface AssetContent {
@@ -14,8 +16,8 @@ export interface AssetContent {
 }
 
 /** The exact stored bytes of an asset of the account (any kind); foreign, unknown and malformed ids are the same 404 not_found. */
-export async function openAssetContent(ctx: ServiceContext, { accountId, assetId }: OpenAssetContentOptions): Promise<AssetContent> {
-  const asset = await ctx.db.asset.findFirst({ where: { id: assetId, accountId } });
+export async function openAssetContent(ctx: ServiceContext, { accountId, assetId, brandKitId }: OpenAssetContentOptions): Promise<AssetContent> {
+  const asset = await ctx.db.asset.findFirst({ where: { id: assetId, accountId, ...(brandKitId ? { brandKitId } : {}) } });
   if (!asset) throw notFound();
   const stored = await ctx.storage.open(asset.storageKey);
   // the record exists but its file cannot be read: our fault, not the caller's

@@ -1,4 +1,4 @@
-// The one image check of the service: uploads, URL previews and (later) brand-kit logos all
+// The one image check of the service: uploads, URL previews and brand-kit logos all
 // run it, and each maps the reason of a refusal to its own error code.
 import type { Metadata } from 'sharp';
 

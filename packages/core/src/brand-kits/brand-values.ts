@@ -2,9 +2,10 @@
 import type { DbOrTx } from '@svc/db';
 import { defaultBrandKitId } from '../templates/canvas.ts';
 import { DomainError } from '../shared/errors.ts';
-import { type BrandKitRecord } from '../shared/records.ts';
+import type { AssetRecord, BrandKitRecord } from '../shared/records.ts';
+import { currentBrandAssets } from './get-brand-kit.ts';
 
-/** An uploaded logo or font as templates see it; none exist until brand assets do. */
+/** An uploaded font as templates see it: its family name and its asset:// reference. */
 export interface BrandFont {
   family: string;
   src: string;
@@ -17,7 +18,7 @@ export interface BrandValues {
   palette: string[];
   /** Roles by palette position: first primary, second secondary, third accent; absent roles are omitted. */
   colours: { primary?: string; secondary?: string; accent?: string };
-  /** The current logo (absent while the kit has none), and all current logos. */
+  /** The first current logo in kit order (absent while the kit has none), and all current logos, as asset:// references. */
   logo?: string;
   logos: string[];
   fonts: BrandFont[];
@@ -25,13 +26,19 @@ export interface BrandValues {
 
 const roles = ['primary', 'secondary', 'accent'] as const;
 
-export function brandValuesOf(kit: BrandKitRecord): BrandValues {
+/** `assets` are the kit's current assets in kit order (a replacement keeps the place of what it replaced). */
+export function brandValuesOf(kit: BrandKitRecord, assets: AssetRecord[]): BrandValues {
   const colours: BrandValues['colours'] = {};
   roles.forEach((role, index) => {
     const colour = kit.colours[index];
     if (colour !== undefined) colours[role] = colour;
   });
-  return { id: kit.id, name: kit.name, palette: [...kit.colours], colours, logos: [], fonts: [] };
+  const reference = (asset: AssetRecord) => `asset://${asset.id}`;
+  const logos = assets.filter((asset) => asset.kind === 'logo').map(reference);
+  const fonts = assets.filter((asset) => asset.kind === 'font').map((asset) => ({ family: asset.fontFamily ?? asset.id, src: reference(asset) }));
+  const values: BrandValues = { id: kit.id, name: kit.name, palette: [...kit.colours], colours, logos, fonts };
+  if (logos[0] !== undefined) values.logo = logos[0];
+  return values;
 }
 
 /** The object a template reads as `brand` (the kit id is not part of it). */
@@ -60,10 +67,11 @@ export async function selectBrandValues(db: DbOrTx, options: SelectBrandKitOptio
   if (kitId === null) return null;
   const field = requested !== undefined ? 'brand_kit_id' : sourceField;
   const details = [{ field, reason: 'invalid value' as const }];
-  const kit = await db.brandKit.findFirst({ where: { id: kitId, accountId } });
-  if (!kit) throw new DomainError('brand_kit_not_found', { details });
+  const found = await db.brandKit.findFirst({ where: { id: kitId, accountId }, include: { assets: currentBrandAssets } });
+  if (!found) throw new DomainError('brand_kit_not_found', { details });
+  const { assets, ...kit } = found;
   if (kit.archivedAt !== null) throw new DomainError('brand_kit_unavailable', { details });
-  return brandValuesOf(kit);
+  return brandValuesOf(kit, assets);
 }
 
 /** data.brand is reserved while a kit is selected (400 brand_data_conflict). */

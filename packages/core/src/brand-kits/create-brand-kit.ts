@@ -31,5 +31,5 @@ export async function createBrandKit(ctx: ServiceContext, { accountId, request }
       data: { id: newId(brandKitIdPrefix), accountId, name, colours, toneGuidance, createdAt: now, updatedAt: now },
     });
   });
-  return { kit, archives: [] };
+  return { kit, archives: [], assets: [] };
 }

@@ -16,6 +16,8 @@ export const rateLimits = {
   template_preview: { rate: 4, burst: 20 },
   /** Image uploads per principal: five per second, idle burst of twenty-five (the spec names no figure). */
   image_asset_upload: { rate: 5, burst: 25 },
+  /** Brand kit logo and font uploads and replacements per principal: as image uploads. */
+  brand_asset_upload: { rate: 5, burst: 25 },
   /** Image URL previews per principal (each may fetch up to 10 MiB from elsewhere): two per second, idle burst of ten. */
   image_url_preview: { rate: 2, burst: 10 },
   /** Webhook tests: one completed test per destination per minute (spec 6, item 9). */

@@ -1,5 +1,16 @@
-import type { BrandKitDetail, BrandKitSummary } from '@svc/contracts';
-import type { BrandKitRecord, BrandKitWithHistory } from '@svc/core';
+import type { BrandAsset, BrandKitDetail, BrandKitSummary } from '@svc/contracts';
+import type { AssetRecord, BrandKitRecord, BrandKitWithHistory } from '@svc/core';
+
+/** A logo or font of a kit (spec 2.6). */
+export function brandAssetBody(asset: AssetRecord): BrandAsset {
+  return {
+    id: asset.id,
+    kind: asset.kind as BrandAsset['kind'],
+    media_type: asset.mediaType as BrandAsset['media_type'],
+    byte_size: asset.byteSize,
+    created_at: asset.createdAt.toISOString(),
+  };
+}
 
 /** A kit as a page lists it: asset metadata is omitted (spec 2.6); read the kit for its assets. */
 export function brandKitSummaryBody(kit: BrandKitRecord): BrandKitSummary {
@@ -14,11 +25,11 @@ export function brandKitSummaryBody(kit: BrandKitRecord): BrandKitSummary {
   };
 }
 
-/** BrandKitDetail: the kit, its current assets (none until brand assets exist) and its archive history, oldest first. */
-export function brandKitDetailBody({ kit, archives }: BrandKitWithHistory): BrandKitDetail {
+/** BrandKitDetail: the kit, its current assets in kit order (replaced ones omitted) and its archive history, oldest first. */
+export function brandKitDetailBody({ kit, archives, assets }: BrandKitWithHistory): BrandKitDetail {
   return {
     ...brandKitSummaryBody(kit),
-    assets: [],
+    assets: assets.map(brandAssetBody),
     archive_history: archives.map((event) => ({
       archived_at: event.archivedAt.toISOString(),
       restored_at: event.restoredAt?.toISOString() ?? null,
