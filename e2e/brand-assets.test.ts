@@ -3,7 +3,6 @@
 // and the assets in real renders (a logo in a PNG, a font embedded in a PDF).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -11,7 +10,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, emptyBucket, expectError, newAccount, serviceDb, type TestAccount } from './support/api.ts';
 import { download, pdfText, renderOk } from './support/files.ts';
 import { ttf, woff2, woff2WithGlyphs } from './support/fonts.ts';
-import { apng, content, jpeg, png, webp } from './support/images.ts';
+import { apng, content, holdAssets, jpeg, png, webp } from './support/images.ts';
 import { securitySuite } from './support/security.ts';
 import { until } from './support/until.ts';
 
@@ -65,15 +64,6 @@ async function storedFiles(accountId: string): Promise<string[]> {
 }
 
 /** Rows standing for image files the account already holds (the quota counts rows). */
-async function holdAssets(accountId: string, sizes: number[]) {
-  await serviceDb().asset.createMany({
-    data: sizes.map((byteSize) => {
-      const id = `asset_${randomBytes(16).toString('hex')}`;
-      return { id, accountId, kind: 'image' as const, mediaType: 'image/png', byteSize, width: 1, height: 1, sha256: '0'.repeat(64), storageKey: `${accountId}/held/${id}` };
-    }),
-  });
-}
-
 /** The colour of a rendered image at (x, y). */
 async function pixel(bytes: Buffer, x: number, y: number): Promise<[number, number, number]> {
   const { data, info } = await sharp(bytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { inject, describe, expect, it } from 'vitest';
 import { api, emptyBucket, expectError, newAccount, serviceDb } from './support/api.ts';
-import { animatedGif, animatedWebp, apng, content, jpeg, png, rotatedJpeg, solid, stillGif, upload, webp } from './support/images.ts';
+import { animatedGif, animatedWebp, apng, content, holdAssets, jpeg, png, rotatedJpeg, solid, stillGif, upload, webp } from './support/images.ts';
 import { securitySuite } from './support/security.ts';
 
 const MiB = 1024 * 1024;
@@ -15,17 +15,6 @@ async function storedFiles(accountId: string): Promise<string[]> {
 }
 
 /** Files the account already holds: their records and the usage the quota counts. */
-async function holdAssets(accountId: string, sizes: number[]) {
-  const total = sizes.reduce((sum, size) => sum + size, 0);
-  await serviceDb().accountAssetUsage.create({ data: { accountId, files: sizes.length, bytes: BigInt(total) } });
-  await serviceDb().asset.createMany({
-    data: sizes.map((byteSize) => {
-      const id = `asset_${randomBytes(16).toString('hex')}`;
-      return { id, accountId, kind: 'image' as const, mediaType: 'image/png', byteSize, width: 1, height: 1, sha256: '0'.repeat(64), storageKey: `${accountId}/held/${id}` };
-    }),
-  });
-}
-
 describe('POST /v1/image-assets', () => {
   it('stores PNG, JPEG and WebP and answers their exact bytes, privately and unsniffed', async () => {
     const account = await newAccount();

@@ -1,8 +1,9 @@
 // Real image files for upload tests, made with sharp (and an APNG written by hand, since
 // sharp writes none), and the raw-bytes upload call.
+import { randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { baseUrl } from './api.ts';
+import { baseUrl, serviceDb } from './api.ts';
 
 export const solid = (width: number, height: number, colour: string, channels: 3 | 4 = 3) =>
   sharp({ create: { width, height, channels, background: colour } });
@@ -63,4 +64,19 @@ export async function upload(key: string, bytes: Buffer, type: string | null): P
 export async function content(key: string, id: string) {
   const response = await fetch(`${baseUrl()}/v1/image-assets/${id}/content`, { headers: { authorization: `Bearer ${key}` } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/**
+ * Records asset files of these sizes for the account, as if uploaded (rows and the usage
+ * counter; no bytes in storage), to bring it near its quota quickly.
+ */
+export async function holdAssets(accountId: string, sizes: number[]): Promise<void> {
+  const total = sizes.reduce((sum, size) => sum + size, 0);
+  await serviceDb().accountAssetUsage.create({ data: { accountId, files: sizes.length, bytes: BigInt(total) } });
+  await serviceDb().asset.createMany({
+    data: sizes.map((byteSize) => {
+      const id = `asset_${randomBytes(16).toString('hex')}`;
+      return { id, accountId, kind: 'image' as const, mediaType: 'image/png', byteSize, width: 1, height: 1, sha256: '0'.repeat(64), storageKey: `${accountId}/held/${id}` };
+    }),
+  });
 }
