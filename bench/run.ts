@@ -40,8 +40,16 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** BENCH_PROFILE=DIR writes a V8 CPU profile of the web and worker processes into DIR when they exit. */
+const profileDir = process.env.BENCH_PROFILE;
+
 function start(script: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env: { ...process.env, NODE_ENV: 'production', ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 /**

@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
+import puppeteer from 'puppeteer-core';
 import { beforeEach, describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, expectError, serviceDb } from './support/api.ts';
 
@@ -103,5 +105,25 @@ describe('POST /v1/testimonials', () => {
     const limited = await submit(testimonial(await solvedToken()));
     expectError(limited, 429, 'testimonial_rate_limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+  it('the service page sends one in a real browser: the widget solves the challenge and the form posts it', async () => {
+    const executablePath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
+    const browser = await puppeteer.launch({ executablePath, headless: headlessMode(executablePath), args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${baseUrl()}/testimonials`, { waitUntil: 'networkidle0' });
+      await page.type('input[name="name"]', 'Grace Hopper');
+      await page.type('input[name="company"]', 'Compilers Inc');
+      await page.type('textarea[name="quote"]', 'Every certificate came out right on the first try.');
+      await page.click('input[name="permission"]');
+      // the widget's own checkbox starts the proof of work; its payload fills the hidden field
+      await page.locator('altcha-widget >>> input[type="checkbox"]').click();
+      await page.waitForFunction(() => ((document.querySelector('input[name="captcha_token"]') as HTMLInputElement | null)?.value ?? '').length > 0, { timeout: 60_000 });
+      await page.click('button[type="submit"]');
+      await page.waitForFunction(() => document.querySelector('[role="status"]')?.textContent?.includes('Thank you'), { timeout: 30_000 });
+      expect(await serviceDb().testimonial.count({ where: { name: 'Grace Hopper', company: 'Compilers Inc' } })).toBe(1);
+    } finally {
+      await browser.close();
+    }
   }, 120_000);
 });
