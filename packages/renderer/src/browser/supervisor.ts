@@ -148,13 +148,22 @@ export class Supervisor {
       if (this.#closed) throw new RenderError('internal_failure', 'renderer_closed');
       const opening = this.#take(job.tenant);
       const spare = await deadline.race(opening).catch((error: unknown) => {
-        // a sandbox that opens after all is nobody's: close it
-        opening.then((late) => this.#disposeSpare(late), () => undefined).catch(() => undefined);
+        // a sandbox that opens after all is nobody's: close it, and give back its claim on the browser
+        opening
+          .then(
+            (late) =>
+              this.#disposeSpare(late).finally(() => {
+                late.instance.inFlight -= 1;
+                this.#afterJob(late.instance);
+              }),
+            () => undefined,
+          )
+          .catch(() => undefined);
         if (deadline.expired) this.#options.logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
         throw error;
       });
+      // #take counted the job on its browser already (inFlight), so a drain cannot stop it now
       const { instance, prepared } = spare;
-      instance.inFlight += 1;
       // the next job's sandbox is prepared while this one renders
       this.#refill();
       let succeeded = false;
@@ -213,22 +222,32 @@ export class Supervisor {
     }
   }
 
-  /** The account's warm sandbox on a live browser, else a ready one, else a new one. */
+  /**
+   * The account's warm sandbox on a live browser, else a ready one, else a new one; counted on
+   * its browser (inFlight) in the same step that hands it out, so a retired browser whose last
+   * other job ends meanwhile is not stopped under it.
+   */
   async #take(tenant: string): Promise<Spare> {
+    const claim = (spare: Spare) => {
+      spare.instance.inFlight += 1;
+      return spare;
+    };
+    const usable = (spare: Spare) => spare.instance.alive && !spare.instance.retiring;
     await this.#resetting.get(tenant);
     for (let warm = this.#warm.take(tenant); warm; warm = this.#warm.take(tenant)) {
-      if (warm.instance.alive && !warm.instance.retiring) return warm;
+      if (usable(warm)) return claim(warm);
       void this.#disposeSpare(warm);
     }
     while (this.#spares.length > 0) {
       const spare = this.#spares.shift() as Spare;
-      if (spare.instance.alive && !spare.instance.retiring && (await answers(spare.instance))) return spare;
+      // checked again after the round trip: the browser may have been retired meanwhile
+      if (usable(spare) && (await answers(spare.instance)) && usable(spare)) return claim(spare);
       // a browser killed a moment ago may not have reported its disconnect yet
       if (!spare.instance.retiring && spare.instance.alive) this.#discard(spare.instance, 'unresponsive');
       this.#options.logger.info('sandbox discarded', { pid: spare.instance.pid, reason: 'its browser is gone or does not answer' });
       void this.#disposeSpare(spare);
     }
-    return this.#prepareSpare();
+    return claim(await this.#prepareSpare());
   }
 
   async #prepareSpare(): Promise<Spare> {
