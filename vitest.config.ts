@@ -11,11 +11,14 @@ const unit = [
   'packages/templating/test/**/*.test.ts',
   'packages/core/test/egress.test.ts',
   'packages/core/test/egress-get.test.ts',
+  'packages/core/test/ai-provider.test.ts',
   'packages/core/test/templates-schema.test.ts',
   'packages/core/test/verify-font.test.ts',
+  'packages/core/test/group-state.test.ts',
+  'packages/core/test/adapt-source-edits.test.ts',
   'apps/web/test/**/*.test.ts',
 ];
-const renderer = ['packages/renderer/test/**/*.test.ts'];
+const renderer = ['packages/renderer/test/**/*.test.ts', 'apps/worker/test/adapt-layout.test.ts'];
 
 export default defineConfig({
   test: {
@@ -24,7 +27,13 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    // the global teardown stops web, worker (and its browser) and the embedded database in order;
+    // under load that takes longer than vitest's default 10 s, and a cut teardown leaves them running
+    teardownTimeout: 60_000,
     reporters: ['default'],
+    // Pothos goes through the same module resolution as the schema's own files, so both load
+    // one copy of graphql (its package serves ESM and CommonJS builds side by side)
+    server: { deps: { inline: [/@pothos\//] } },
     projects: [
       { extends: true, test: { name: 'unit', include: unit } },
       { extends: true, test: { name: 'renderer', include: renderer } },

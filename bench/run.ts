@@ -16,6 +16,7 @@ import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
 import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
+import { batchCell } from './groups.ts';
 import { commandLine, cpuMs, processTree, treeRss } from './processes.ts';
 import { type Measurement, measure } from './stats.ts';
 
@@ -202,6 +203,7 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
     await raw.close();
     await fresh.close();
   }
+  if (process.env.BENCH_BATCH !== '0') await batchCell(baseUrl, apiKeys);
   await memoryCell(viaService, servicePids);
 }
 

@@ -1,8 +1,6 @@
-// POST /v1/templates/preview and POST /v1/templates/adapt (spec 2.5, 4.5).
-import sharp from 'sharp';
+// POST /v1/templates/preview (spec 2.5, 4.5); adapt, which shares its rate limit, is templates-adapt.test.ts.
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, serviceDb } from './support/api.ts';
-import { imageInfo, renderOk } from './support/files.ts';
 import { securitySuite } from './support/security.ts';
 
 const preview = (key: string, body: unknown) => api('/v1/templates/preview', { method: 'POST', key, body });
@@ -79,77 +77,4 @@ describe('POST /v1/templates/preview', () => {
   });
 });
 
-const canvasSource = `<!DOCTYPE html><html><head><meta name="svc-canvas" content="1080x1080">
-<style>body { margin: 0 } .page { position: relative; width: 1080px; height: 1080px; background: #ffffff; overflow: hidden }</style></head>
-<body><div class="page" data-svc-page="cover">
-<div style="position: absolute; left: 0px; top: 0px; width: 1080px; height: 120px; background: #00ff00"></div>
-<div style="position: absolute; left: 40px; top: 200px; width: 200px; height: 200px; background: #ff0000"></div>
-<div style="position: absolute; left: 840px; top: 840px; width: 200px; height: 200px; background: #0000ff"></div>
-<h1 style="position: absolute; left: 290px; top: 400px; width: 500px; height: 200px; margin: 0; font-size: 64px">{{ title }}</h1>
-</div></body></html>`;
-
-async function pixel(bytes: Buffer, x: number, y: number): Promise<[number, number, number]> {
-  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-  const offset = (Math.round(y) * info.width + Math.round(x)) * info.channels;
-  return [data[offset]!, data[offset + 1]!, data[offset + 2]!];
-}
-
-describe('POST /v1/templates/adapt', () => {
-  it('moves and rescales positioned elements to each size; adapted sources render at that size', async () => {
-    const account = await newAccount();
-    const sizes = [
-      { width: 1920, height: 1080 },
-      { width: 1080, height: 1920 },
-      { width: 400, height: 300 },
-    ];
-    const response = await adapt(account.apiKey, { source: canvasSource, sizes });
-    expect(response.status).toBe(200);
-    expect(response.body.sizes).toHaveLength(3);
-    for (const [index, entry] of response.body.sizes.entries()) {
-      const { width, height } = sizes[index]!;
-      expect(entry).toMatchObject({ width, height });
-      expect(entry.error).toBeUndefined();
-      expect(entry.source).toContain(`content="${width}x${height}"`);
-      const { file } = await renderOk('image', account.apiKey, { html: entry.source, data: { title: 'Launch' }, image: { format: 'png', width, height } });
-      expect(await imageInfo(file.bytes)).toMatchObject({ width, height });
-      const scale = Math.min(width / 1080, height / 1080);
-      // the banner spans the full new width; the red box keeps its start margins, the blue box its end margins
-      expect(await pixel(file.bytes, width - 5, 5)).toEqual([0, 255, 0]);
-      expect(await pixel(file.bytes, 40 * scale + 10 * scale, 200 * scale + 10 * scale)).toEqual([255, 0, 0]);
-      expect(await pixel(file.bytes, width - 40 * scale - 10 * scale, height - 40 * scale - 10 * scale)).toEqual([0, 0, 255]);
-    }
-    // text stays legible: no font below 12px even on the small canvas
-    expect(response.body.sizes[2].source).toMatch(/font-size: (1[2-9]|[2-9]\d)(\.\d+)?px/);
-    // deterministic
-    expect((await adapt(account.apiKey, { source: canvasSource, sizes })).body).toEqual(response.body);
-  });
-
-  it('answers resize_source_unsupported for non-canvas sources and resize_no_layout without positioned elements', async () => {
-    const account = await newAccount();
-    const plain = await adapt(account.apiKey, { source: '<p>{{ x }}</p>', sizes: [{ width: 400, height: 400 }, { width: 800, height: 400 }] });
-    expect(plain.body.sizes).toEqual([
-      { width: 400, height: 400, error: { code: 'resize_source_unsupported' } },
-      { width: 800, height: 400, error: { code: 'resize_source_unsupported' } },
-    ]);
-    const flat = await adapt(account.apiKey, { source: '<meta name="svc-canvas" content="800x600"><div data-svc-page="a">text</div>', sizes: [{ width: 400, height: 400 }] });
-    expect(flat.body.sizes).toEqual([{ width: 400, height: 400, error: { code: 'resize_no_layout' } }]);
-  });
-
-  it('answers 504 resize_timeout for sources too large to adapt in time, and 400 for bad sizes', async () => {
-    const account = await newAccount();
-    const huge = `<meta name="svc-canvas" content="800x600">${'<i></i>'.repeat(20_001)}`;
-    expectError(await adapt(account.apiKey, { source: huge, sizes: [{ width: 400, height: 400 }] }), 504, 'resize_timeout');
-    const cases: [unknown, string][] = [
-      [{ source: canvasSource, sizes: Array.from({ length: 21 }, () => ({ width: 400, height: 400 })) }, 'sizes'],
-      [{ source: canvasSource, sizes: [{ width: 319, height: 400 }] }, 'sizes.0.width'],
-      [{ source: canvasSource, sizes: [{ width: 400, height: 4321 }] }, 'sizes.0.height'],
-      [{ source: canvasSource }, 'sizes'],
-    ];
-    for (const [body, field] of cases) {
-      expect(expectError(await adapt(account.apiKey, body), 400, 'invalid_request').details?.[0]?.field).toBe(field);
-    }
-  });
-});
-
 securitySuite('POST /v1/templates/preview', { method: 'POST', path: () => '/v1/templates/preview', body: { source: 'x', data: {} } });
-securitySuite('POST /v1/templates/adapt', { method: 'POST', path: () => '/v1/templates/adapt', body: { source: 'x', sizes: [{ width: 400, height: 400 }] } });

@@ -16,6 +16,13 @@ const config: NextConfig = {
     '@jitl/quickjs-wasmfile-release-sync',
     'nunjucks',
     'sharp',
+    // one graphql module instance for Apollo, Pothos and the schema
+    'graphql',
+    '@apollo/server',
+    '@as-integrations/next',
+    '@pothos/core',
+    '@pothos/plugin-complexity',
+    '@pothos/plugin-validation',
   ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // `npm test` type-checks the whole workspace in one pass

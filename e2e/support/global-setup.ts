@@ -63,7 +63,16 @@ export default async function setup(project: TestProject) {
   };
   const web = startProcess('apps/web/src/server.ts', env);
   const worker = startProcess('apps/worker/src/main.ts', env);
-  await waitFor(`${baseUrl}/v1/openapi.json`, web);
+  try {
+    await waitFor(`${baseUrl}/v1/openapi.json`, web);
+  } catch (error) {
+    // no teardown runs after a failed setup: stop what started, or the worker and its browser outlive the run
+    await Promise.all([stopProcess(web), stopProcess(worker)]);
+    await smtp.close();
+    await testRun.end();
+    await database.stop();
+    throw error;
+  }
 
   project.provide('dbServerUrl', serverUrl);
   project.provide('httpDatabaseUrl', httpDatabaseUrl);

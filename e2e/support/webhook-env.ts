@@ -5,7 +5,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccount, createServiceContext, loadConfig, silentLogger } from '@svc/core';
+import { createAccount, type CreateAccountOptions, createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { inject } from 'vitest';
 import { type ApiRequest, type ApiResponse, apiAt } from './api.ts';
@@ -25,7 +25,9 @@ export interface WebhookEnv {
   web: ServiceProcess;
   worker: ServiceProcess;
   call<T = any>(path: string, request?: ApiRequest): Promise<ApiResponse<T>>;
-  newAccount(): Promise<{ accountId: string; apiKey: string }>;
+  newAccount(options?: Partial<CreateAccountOptions>): Promise<{ accountId: string; apiKey: string }>;
+  /** Starts another worker process with the same settings (after a test killed one). */
+  startWorker(): Promise<ServiceProcess>;
   stop(): Promise<void>;
 }
 
@@ -51,7 +53,8 @@ async function stop({ child }: ServiceProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export async function startWebhookEnv(options: { allowlist: string; caBundlePath: string }): Promise<WebhookEnv> {
+/** A service of its own; `env` adds settings (the AI provider's, for instance), and the CA bundle is trusted when given. */
+export async function startWebhookEnv(options: { allowlist: string; caBundlePath?: string; env?: Record<string, string> }): Promise<WebhookEnv> {
   const database = await createTestDatabase(inject('dbServerUrl'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -63,11 +66,12 @@ export async function startWebhookEnv(options: { allowlist: string; caBundlePath
     SVC_PUBLIC_URL: baseUrl,
     SVC_DATA_DIR: dataDir,
     SVC_UNSAFE_EGRESS_ALLOWLIST: options.allowlist,
-    NODE_EXTRA_CA_CERTS: options.caBundlePath,
+    ...(options.caBundlePath ? { NODE_EXTRA_CA_CERTS: options.caBundlePath } : {}),
     SVC_WORKER_CONCURRENCY: '4',
+    ...options.env,
   };
   const web = start('apps/web/src/server.ts', env);
-  const worker = start('apps/worker/src/main.ts', env);
+  let worker = start('apps/worker/src/main.ts', env);
   await until(async () => web.output().includes('web listening') && worker.output().includes('worker running'), 120_000);
   const ctx = createServiceContext({ db: database.db, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: baseUrl }) });
 
@@ -77,11 +81,18 @@ export async function startWebhookEnv(options: { allowlist: string; caBundlePath
     baseUrl,
     database,
     web,
-    worker,
+    get worker() {
+      return worker;
+    },
     call,
-    newAccount: async () => {
-      const created = await createAccount(ctx, { plan: 'scale', credits: 100 });
+    newAccount: async (accountOptions = {}) => {
+      const created = await createAccount(ctx, { plan: 'scale', credits: 100, ...accountOptions });
       return created;
+    },
+    startWorker: async () => {
+      worker = start('apps/worker/src/main.ts', env);
+      await until(async () => worker.output().includes('worker running'), 120_000);
+      return worker;
     },
     stop: async () => {
       await Promise.all([stop(web), stop(worker)]);

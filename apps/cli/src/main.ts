@@ -1,14 +1,16 @@
 // Operator CLI: `npm run svc -- <command>`. Output meant for machines is exactly one JSON object.
 import {
   createAccount,
+  createOperatorToken,
   createServiceContext,
   createSignInLink,
   listTestimonials,
   setMaintenance,
   DomainError,
-  grantCredits,
+  grantAccountCredits,
   jsonLogger,
   loadConfig,
+  revokeOperatorToken,
   type ServiceContext,
   setAccountPlan,
   setAccountStatus,
@@ -30,6 +32,8 @@ const usage = `usage:
   svc credits grant ID N --bucket BUCKET
   svc status maintenance on|off
   svc testimonials list [--json]
+  svc operator token create --name NAME [--json]
+  svc operator token revoke ID [--json]
 plans: ${plans.join(', ')}; buckets: ${buckets.join(', ')}`;
 
 class UsageError extends Error {}
@@ -53,7 +57,8 @@ function oneOf<T extends string>(value: string | undefined, allowed: T[], what: 
 }
 
 async function main(ctx: ServiceContext, args: string[]) {
-  const [group, action, ...rest] = args;
+  // two-word groups: "operator token create" reads as group "operator token"
+  const [group, action, ...rest] = args[0] === 'operator' && args[1] === 'token' ? ['operator token', ...args.slice(2)] : args;
   const json = rest.includes('--json');
   const print = (value: unknown, text: string) => process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
   switch (`${group} ${action}`) {
@@ -109,14 +114,21 @@ async function main(ctx: ServiceContext, args: string[]) {
       }));
       return print({ data }, data.map((item) => `${item.created_at} ${item.name} (${item.company}): ${item.quote}`).join('\n') || 'no testimonials');
     }
+    case 'operator token create': {
+      const name = option(rest, 'name');
+      if (!name || name.trim().length < 1 || name.trim().length > 100) throw new UsageError('--name must be 1 to 100 characters');
+      const created = await createOperatorToken(ctx, { name });
+      return print({ id: created.id, token: created.token }, `operator token ${created.id}\ntoken (shown once): ${created.token}`);
+    }
+    case 'operator token revoke': {
+      const revoked = await revokeOperatorToken(ctx, { tokenId: required(rest[0], 'ID') });
+      return print({ id: revoked.id, revoked_at: revoked.revokedAt.toISOString() }, `operator token ${revoked.id} revoked`);
+    }
     case 'credits grant': {
       const accountId = required(rest[0], 'ID');
       const amount = positiveInteger(rest[1], 'N');
       const bucket = oneOf(option(rest, 'bucket'), buckets, '--bucket');
-      await ctx.db.account.findUniqueOrThrow({ where: { id: accountId } }).catch(() => {
-        throw new DomainError('not_found');
-      });
-      await ctx.db.$transaction((tx) => grantCredits(tx, { accountId, bucket, amount }));
+      await grantAccountCredits(ctx, { accountId, bucket, amount });
       return print({ account_id: accountId, bucket, granted: amount }, `granted ${amount} ${bucket} credits to ${accountId}`);
     }
     default:

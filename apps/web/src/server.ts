@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type ErrorCode, errorBody, operations, RouteTable } from '@svc/contracts';
 import next from 'next';
+import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './http/client-address.ts';
 
 /** Spec part 8: at most 64 headers and 32 KiB of header names and values. */
 export const maxHeaderCount = 64;
@@ -60,9 +61,11 @@ function preflight(req: IncomingMessage, res: ServerResponse, requestId: string)
 export interface StartWebOptions {
   port: number;
   hostname?: string;
+  /** Reverse proxies in front (SVC_TRUSTED_PROXY_HOPS): whose X-Forwarded-For entries name the client. */
+  trustedProxyHops?: number;
 }
 
-export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOptions) {
+export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyHops = 0 }: StartWebOptions) {
   const dir = fileURLToPath(new URL('..', import.meta.url));
   const app = next({ dev: false, dir, hostname, port, quiet: true });
   await app.prepare();
@@ -78,8 +81,8 @@ export async function startWebServer({ port, hostname = '0.0.0.0' }: StartWebOpt
     // the service's id replaces anything the client sent, so it is always a fresh UUID
     const requestId = randomUUID();
     req.headers['x-request-id'] = requestId;
-    // the peer address for per-client limits; replaces anything the client sent under that name
-    req.headers['x-svc-client-address'] = req.socket.remoteAddress ?? 'unknown';
+    // the client address for per-client limits; replaces anything the client sent under that name
+    req.headers[clientAddressHeader] = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops);
     res.setHeader('x-request-id', requestId);
     if (preflight(req, res, requestId)) return;
     handleNext(req, res).catch((error: unknown) => {
@@ -140,7 +143,7 @@ if (isMain) {
   const { closeServiceContext, serviceContext } = await import('./http/context.ts');
   const { startHeartbeat } = await import('@svc/core');
   warnIfEgressAllowlisted(loadConfig(), jsonLogger('web'));
-  const { close } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0' });
+  const { close } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0', trustedProxyHops: trustedProxyHops(process.env.SVC_TRUSTED_PROXY_HOPS) });
   process.stdout.write(`web listening on ${port}\n`);
   // one heartbeat a minute: the public uptime and status read them
   const stopHeartbeat = startHeartbeat(serviceContext(), 'web');

@@ -5,7 +5,10 @@ import {
   crontab,
   jsonLogger,
   loadConfig,
+  newWorkerPresence,
+  recordWorkerPresence,
   recoverStaleRenders,
+  recoverTemplateMessages,
   recoverWebhookDeliveries,
   startHeartbeat,
   warnIfEgressAllowlisted,
@@ -58,6 +61,7 @@ const runner = await run({
 // jobs a vanished worker was rendering are taken up at once rather than at the next cron tick
 await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
 await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
+await recoverTemplateMessages(ctx).catch((error: unknown) => logger.error('AI message recovery failed', { error: String(error) }));
 process.stdout.write('worker running\n');
 
 // Running tasks get as long as a render may take, plus time to store its file and finish it.
@@ -65,12 +69,20 @@ const handBackAfterMs = config.renderTimeoutMs + 15_000;
 
 // one heartbeat a minute: the public uptime and status read them
 const stopHeartbeat = startHeartbeat(ctx, 'worker');
+// and this process's own row, with its browser launches, for the operator status
+const presence = newWorkerPresence(ctx);
+const reportPresence = async () =>
+  recordWorkerPresence(ctx, presence, await renderEngine.browserLaunches()).catch((error: unknown) => logger.warn('presence report failed', { error: String(error) }));
+void reportPresence();
+const presenceTimer = setInterval(reportPresence, 60_000);
+presenceTimer.unref();
 
 let stopping = false;
 shutdown = async () => {
   if (stopping) return;
   stopping = true;
   stopHeartbeat();
+  clearInterval(presenceTimer);
   // graceful: nothing new is taken and running tasks finish; past the bound, graphile-worker
   // hands their tasks back to the queue (a render's lease then lets recovery take it up)
   const handBack = setTimeout(() => {

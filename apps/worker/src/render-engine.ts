@@ -5,6 +5,8 @@ export interface WorkerRenderEngine extends RenderEngine {
   /** Starts the browser now, so the first render finds it warm. */
   start(): Promise<void>;
   close(): Promise<void>;
+  /** Browsers launched since the worker started (restarts included); 0 before the first. */
+  browserLaunches(): Promise<number>;
 }
 
 /** The worker's Chromium pool behind the engine port, started on first use and after a failed start. */
@@ -27,11 +29,14 @@ export function chromiumEngine(options: { config: ServiceConfig; logger: Logger 
   return {
     renderPdf: async (input) => (await started()).renderPdf(input),
     renderImage: async (input) => (await started()).renderImage(input),
+    adaptCanvas: async (input) => (await started()).adaptCanvas(input),
+    measureLayout: async (input) => (await started()).measureLayout(input),
     start: async () => {
       await started();
     },
     close: async () => {
       if (renderer) await (await renderer.catch(() => null))?.close();
     },
+    browserLaunches: async () => (renderer ? ((await renderer.catch(() => null))?.status().launches ?? 0) : 0),
   };
 }

@@ -1,7 +1,11 @@
 import { type ServiceContext, type TaskName, type TaskPayload, taskCatalog } from '@svc/core';
 import type { JobHelpers, TaskList } from 'graphile-worker';
+import { pruneAuthRecordsTask } from './tasks/auth-tasks.ts';
+import { drainRenderGroupsTask } from './tasks/group-tasks.ts';
+import { adaptLayoutTask } from './tasks/adapt-tasks.ts';
 import { monthlyCreditReset } from './tasks/monthly-credit-reset.ts';
 import { expireRenderFilesTask, recoverStaleRendersTask, renderJobTask } from './tasks/render-tasks.ts';
+import { recoverTemplateMessagesTask, templateMessageTask } from './tasks/template-message-tasks.ts';
 import { pruneWebhookLogTask, recoverWebhookDeliveriesTask, webhookAttemptTask, webhookFanOutTask } from './tasks/webhook-tasks.ts';
 
 export interface TaskHandlerContext {
@@ -21,6 +25,11 @@ function handlers(): Handlers {
     webhook_attempt: webhookAttemptTask,
     recover_webhook_deliveries: recoverWebhookDeliveriesTask,
     prune_webhook_log: pruneWebhookLogTask,
+    prune_auth_records: pruneAuthRecordsTask,
+    drain_render_groups: drainRenderGroupsTask,
+    adapt_layout: adaptLayoutTask,
+    template_message: templateMessageTask,
+    recover_template_messages: recoverTemplateMessagesTask,
   };
 }
 

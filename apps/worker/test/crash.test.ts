@@ -2,39 +2,14 @@
 // next worker to start takes the job up once the lease has run out, and the job finishes
 // once with its credit settled once. The lifecycle's finer cases (fencing, failures, attempts)
 // are in packages/core/test/render-lifecycle.test.ts, on the context clock.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type ApiKeyPrincipal, createAccount, createRender, createServiceContext, loadConfig, silentLogger } from '@svc/core';
-import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { until } from '../../../e2e/support/until.ts';
+import { useWorkerProcesses } from './support/worker-processes.ts';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-let database: TestDatabase;
-let dataDir: string;
-const workers: ChildProcess[] = [];
-
-function startWorker(env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production', SVC_DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  workers.push(child);
-  return { child, output: () => output };
-}
-
-beforeAll(async () => {
-  database = await createTestDatabase(inject('dbServerUrl'));
-  dataDir = await mkdtemp(join(tmpdir(), 'svc-crash-'));
-});
+const processes = useWorkerProcesses('crash');
+const { startWorker } = processes;
 
 /** Whether a process runs (a zombie waiting to be reaped runs nothing). */
 function isRunning(pid: number): boolean {
@@ -46,13 +21,10 @@ function isRunning(pid: number): boolean {
   }
 }
 
-afterAll(async () => {
-  for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
-  await database.drop();
-});
-
 describe('worker crash', () => {
   it('leaves no browser behind and no job stuck, and charges the credit once', async () => {
+    const database = processes.database();
+    const dataDir = processes.dataDir();
     const ctx = createServiceContext({ db: database.db, databaseUrl: database.url, logger: silentLogger, config: loadConfig({ SVC_DATA_DIR: dataDir }) });
     const account = await createAccount(ctx, { plan: 'free', credits: 3 });
     const key = await database.db.apiKey.findFirstOrThrow({ where: { accountId: account.accountId } });

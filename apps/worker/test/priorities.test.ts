@@ -3,6 +3,7 @@
 import { crontab, enqueue, taskCatalog, taskPriority } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { Logger, parseCrontab, runOnce, type Task } from 'graphile-worker';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 let database: TestDatabase;
@@ -29,7 +30,15 @@ describe('task priorities', () => {
       const jobId = (payload as { job_id?: string }).job_id;
       taken.push(jobId ?? 'sweep');
     };
-    await runOnce({ connectionString: database.url, concurrency: 1, taskList: { render_job: record, expire_render_files: record }, logger: new Logger(() => () => {}) });
+    // a pool of the test's own, ended before the database is dropped: runOnce leaves its pool's
+    // idle connections to end later, and a drop that terminates one is an unhandled error
+    const pgPool = new pg.Pool({ connectionString: database.url, max: 2 });
+    pgPool.on('error', () => {});
+    try {
+      await runOnce({ pgPool, concurrency: 1, taskList: { render_job: record, expire_render_files: record }, logger: new Logger(() => () => {}) });
+    } finally {
+      await pgPool.end();
+    }
 
     expect(taken).toEqual(['single', 'sweep', 'group_member_1', 'group_member_2']);
   });

@@ -45,6 +45,7 @@ const table = {
   template_timeout: [400, 'The template took too long to evaluate.'],
   template_work_limit: [400, 'The template does too much work.'],
   testimonial_invalid: [400, 'The testimonial is not valid.'],
+  query_too_complex: [400, 'The query is nested too deeply, selects too many fields or asks for too much. See the limits in the schema description.'],
   // 401
   unauthorized: [401, 'A valid API key is required.'],
   signed_out: [401, 'The session has ended. Sign in again.'],

@@ -2,10 +2,13 @@ import { brandKitOperationList } from './brand-kits-operations.ts';
 import { accountOperationList } from './account.ts';
 import { createApiKeyOperation, listApiKeysOperation, revokeApiKeyOperation, updateApiKeyOperation } from './keys.ts';
 import { imageAssetOperationList } from './image-assets.ts';
+import { groupOperationList } from './groups-operations.ts';
 import { getOpenApiOperation } from './openapi.ts';
 import { getPublicStatsOperation } from './public.ts';
 import { renderOperationList } from './render-operations.ts';
 import { templateOperationList } from './templates-operations.ts';
+import { templateBuildOperationList } from './template-builds-operations.ts';
+import { templateChatOperationList } from './template-chat-operations.ts';
 import { testimonialOperationList } from './testimonials.ts';
 import type { Operation } from './operation.ts';
 import { webhookOperationList } from './webhooks.ts';
@@ -18,6 +21,8 @@ export * from './envelope.ts';
 export * from './error-body.ts';
 export * from './errors.ts';
 export * from './field-details.ts';
+export * from './groups.ts';
+export * from './groups-operations.ts';
 export * from './image-assets.ts';
 export * from './keys.ts';
 export * from './openapi.ts';
@@ -28,6 +33,9 @@ export * from './render-operations.ts';
 export * from './renders.ts';
 export * from './routes.ts';
 export * from './templates.ts';
+export * from './template-builds.ts';
+export * from './template-builds-operations.ts';
+export * from './template-chat-operations.ts';
 export * from './templates-operations.ts';
 export * from './testimonials.ts';
 export * from './webhooks.ts';
@@ -41,7 +49,10 @@ export const operations: readonly Operation[] = [
   updateApiKeyOperation,
   revokeApiKeyOperation,
   ...renderOperationList,
+  ...groupOperationList,
   ...templateOperationList,
+  ...templateBuildOperationList,
+  ...templateChatOperationList,
   ...brandKitOperationList,
   ...webhookOperationList,
   ...imageAssetOperationList,

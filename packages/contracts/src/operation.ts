@@ -26,6 +26,8 @@ export interface JsonBody {
   maxBytes: number;
   /** The code of a body that does not parse or fails the schema (default invalid_request). */
   invalidCode?: ErrorCode;
+  /** What a request without a body (no Content-Type, no bytes) stands for; unset, such a request is refused. */
+  emptyBody?: unknown;
 }
 
 /** A request body of raw bytes (uploads), not JSON. */

@@ -107,9 +107,14 @@ export const adaptTemplateOperation = defineOperation({
   tag,
   summary: 'Adapt a canvas template to other canvas sizes (deterministic, free, saves nothing)',
   description:
-    'Absolutely positioned elements of each canvas page are moved and rescaled to the new aspect ratio with legible text ' +
-    '(see the README). Entries carry an adapted source, or error resize_source_unsupported (not a canvas template) or ' +
-    'resize_no_layout (nothing positioned to adapt). Uses the preview rate limit.',
+    'The canvas is laid out and measured in the service\'s browser, in a sandbox of the calling account (network blocked, ' +
+    'script off; the account\'s own asset:// images load). Pages in normal flow (headings, paragraphs, flex, grid) reflow at ' +
+    'the new size, zoomed by the largest factor between min(sx, sy) and sqrt(sx * sy) at which no text leaves its page; ' +
+    'absolutely positioned elements are moved by their anchors and scaled with legible text (see the README). ' +
+    'Entries carry an adapted source, or error resize_source_unsupported (no valid svc-canvas meta, or the source loads ' +
+    'something the sandbox refuses) or resize_no_layout (no canvas page and no positioned element). The same request ' +
+    'always answers the same sources. Past the time limit (10 s by default) or above 20,000 elements: 504 resize_timeout. ' +
+    'Uses the preview rate limit.',
   auth: 'bearer',
   body: { schema: TemplateAdaptRequest, maxBytes: templateAdaptBodyLimit },
   responses: { 200: { description: 'One entry per requested size, in order', schema: TemplateAdaptResponse } },

@@ -217,7 +217,7 @@ export const TemplateAdaptRequest = named(
   'TemplateAdaptRequest',
   z.strictObject({
     source: z.string().min(1).meta({ description: 'A canvas template source, up to 1,048,576 bytes.' }),
-    sizes: z.array(CanvasSize).min(1).max(maxAdaptSizes),
+    sizes: z.array(CanvasSize).min(1).max(maxAdaptSizes).meta({ description: '1 to 20 target canvas sizes; the answer has one entry per size, in this order.' }),
   }),
 );
 export type TemplateAdaptRequest = z.infer<typeof TemplateAdaptRequest>;
@@ -231,8 +231,13 @@ export const TemplateAdaptResponse = named(
       z.strictObject({
         width: z.int(),
         height: z.int(),
-        source: z.string().optional(),
-        error: z.strictObject({ code: z.enum(adaptErrorCodes) }).optional(),
+        source: z.string().optional().meta({
+          description: 'The adapted source: the original with inline styles of the new layout, canvas-sized style lengths and the svc-canvas meta changed; everything else, template syntax included, as written.',
+        }),
+        error: z
+          .strictObject({ code: z.enum(adaptErrorCodes) })
+          .optional()
+          .meta({ description: 'Why this size has no source: resize_source_unsupported (not a canvas template, or it loads what the sandbox refuses) or resize_no_layout (no canvas page and no positioned element).' }),
       }),
     ),
   }),

@@ -57,6 +57,7 @@ function engine(render: () => Promise<RenderOutput>): RenderEngine & { calls: nu
       counted.calls += 1;
       return render();
     },
+    adaptCanvas: () => Promise.reject(new Error('renders only')),
   };
   return counted;
 }

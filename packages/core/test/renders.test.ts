@@ -11,6 +11,7 @@ import {
   LocalStorage,
   newId,
   openDownload,
+  retryRenderJob,
   signDownloadToken,
   signingSecret,
 } from '@svc/core';
@@ -95,5 +96,37 @@ describe('admission', () => {
     const queued = await ctx.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'render_job'`;
     expect(queued[0]?.n).toBe(1n);
     expect(existsSync(ctx.config.filesDir)).toBe(true);
+  });
+});
+
+describe('inputs of failed jobs', () => {
+  async function failedJob(accountId: string, finishedAt: Date) {
+    const id = newId('pdf_');
+    await ctx.db.renderJob.create({
+      data: { id, accountId, kind: 'pdf', status: 'failed', credit: 'released', filename: 'doc', options: {}, errorCategory: 'timeout', errorCode: 'render_timeout', finishedAt, input: { create: { html: '<p>x</p>' } } },
+    });
+    return id;
+  }
+
+  it('are kept for a retry through the retention window, then removed by the sweep; a job removed from history drops it at once', async () => {
+    const account = await accountWith(ctx, { plan: 'scale', credits: 5 });
+    const now = ctx.clock().getTime();
+    const old = await failedJob(account.accountId, new Date(now - ctx.config.retentionMs - 1000));
+    const recent = await failedJob(account.accountId, new Date(now - 1000));
+    const hidden = await failedJob(account.accountId, new Date(now - 1000));
+    await expireRenderFiles(ctx);
+    expect(await ctx.db.renderInput.findUnique({ where: { jobId: old } })).toBeNull();
+    expect(await ctx.db.renderInput.findUnique({ where: { jobId: recent } })).not.toBeNull();
+    await deleteRender(ctx, { accountId: account.accountId, kind: 'pdf', jobId: hidden });
+    expect(await ctx.db.renderInput.findUnique({ where: { jobId: hidden } })).toBeNull();
+
+    // a retry needs the input: past retention or removed from history it answers 409, charging nothing
+    await expect(retryRenderJob(ctx, { jobId: old })).rejects.toMatchObject({ code: 'operation_conflict' });
+    await expect(retryRenderJob(ctx, { jobId: hidden })).rejects.toMatchObject({ code: 'operation_conflict' });
+    const retried = await retryRenderJob(ctx, { jobId: recent });
+    expect(retried).toMatchObject({ status: 'queued', credit: 'reserved', retryOf: recent, accountId: account.accountId, keyId: null });
+    expect((await ctx.db.renderInput.findUniqueOrThrow({ where: { jobId: retried.id } })).html).toBe('<p>x</p>');
+    const balances = await ctx.db.creditBalance.findMany({ where: { accountId: account.accountId } });
+    expect(balances.reduce((sum, row) => sum + row.balance, 0)).toBe(4);
   });
 });

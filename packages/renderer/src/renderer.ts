@@ -4,11 +4,13 @@ import { availableParallelism, totalmem } from 'node:os';
 import { inSandbox, prepareSandbox, resetSandbox } from './browser/sandbox.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { Supervisor } from './browser/supervisor.ts';
+import { adaptCanvas, type CanvasLayout } from './canvas/adapt-canvas.ts';
+import { type LayoutFacts, measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
-import type { RenderImageInput, RenderOutput, RenderPdfInput, RendererLogger, RendererOptions, RendererStatus } from './types.ts';
+import type { AdaptCanvasInput, MeasureLayoutInput, RenderImageInput, RenderOutput, RenderPdfInput, RendererLogger, RendererOptions, RendererStatus } from './types.ts';
 
 const silent: RendererLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -68,6 +70,7 @@ export class Renderer {
         javascript: input.javascript,
         assets: input.assets,
         timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+        bulk: input.bulk,
         viewport: { width: input.viewport.width, height: input.viewport.height, deviceScaleFactor: input.viewport.device_scale_factor },
       },
       (page) => capturePdf(page, input.pdf, geometry, input.pages),
@@ -87,11 +90,51 @@ export class Renderer {
         javascript: input.javascript,
         assets: input.assets,
         timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+        bulk: input.bulk,
         viewport: { width: input.image.width, height: input.image.height, deviceScaleFactor: 1 },
       },
       (page) => captureImage(page, input.image, input.pages),
     );
     return { bytes, mediaType: `image/${input.image.format}` };
+  }
+
+  /**
+   * Lays out a marked canvas source in a sandbox of its account (network blocked, script off
+   * unless asked) at its own size and at each target size, and answers the inline styles that
+   * adapt it to each (see canvas/adapt-canvas.ts). Past timeoutMs: RenderError timeout.
+   */
+  async adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]> {
+    return inSandbox(
+      this.#supervisor,
+      {
+        account: input.account,
+        html: input.html,
+        javascript: input.javascript ?? 'disabled',
+        assets: input.assets,
+        timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+        viewport: { width: input.canvas.width, height: input.canvas.height, deviceScaleFactor: 1 },
+      },
+      (page) => adaptCanvas(page, input.canvas, input.targets),
+    );
+  }
+
+  /**
+   * Lays a document out at an output size in a sandbox of its account (network blocked, script
+   * off) and measures it: content size, text outside the canvas, boxes that clip their content.
+   */
+  async measureLayout(input: MeasureLayoutInput): Promise<LayoutFacts> {
+    return inSandbox(
+      this.#supervisor,
+      {
+        account: input.account,
+        html: input.html,
+        javascript: 'disabled',
+        assets: input.assets,
+        timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+        viewport: { width: input.viewport.width, height: input.viewport.height, deviceScaleFactor: 1 },
+      },
+      (page) => measureLayout(page),
+    );
   }
 
   /** Pool state for health checks and tests. */

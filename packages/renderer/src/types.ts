@@ -62,6 +62,8 @@ export interface RenderPdfInput {
   pages?: string[];
   assets?: AssetResolver;
   timeoutMs?: number;
+  /** bulk work (group members) waits for a pool slot behind every other job */
+  bulk?: boolean;
 }
 
 export type ImageFormat = 'png' | 'jpeg' | 'webp';
@@ -84,6 +86,32 @@ export interface RenderImageInput {
   javascript: JavascriptMode;
   /** at most one canvas page id: the image is that page's region */
   pages?: string[];
+  assets?: AssetResolver;
+  timeoutMs?: number;
+  /** bulk work (group members) waits for a pool slot behind every other job */
+  bulk?: boolean;
+}
+
+export interface AdaptCanvasInput {
+  /** as for renders: only this account's later jobs may reuse the sandbox; omitted, never reused */
+  account?: string;
+  /** the canvas source with every element marked with canvasLayoutMarker (@svc/rules) */
+  html: string;
+  /** the size the source declares */
+  canvas: { width: number; height: number };
+  targets: { width: number; height: number }[];
+  /** default disabled */
+  javascript?: JavascriptMode;
+  assets?: AssetResolver;
+  timeoutMs?: number;
+}
+
+export interface MeasureLayoutInput {
+  /** as for renders: only this account's later jobs may reuse the sandbox; omitted, never reused */
+  account?: string;
+  html: string;
+  /** the output size the document is laid out at */
+  viewport: { width: number; height: number };
   assets?: AssetResolver;
   timeoutMs?: number;
 }

@@ -36,3 +36,11 @@ export function cutPointer(pointer: string): string {
   }
   return cut;
 }
+
+/**
+ * Adapt marks every element of a canvas source with this attribute (its position in document
+ * order) before the browser lays the source out, so measurements map back to source elements.
+ */
+export const canvasLayoutMarker = 'data-svc-adapt';
+/** Adapt never scales text in a positioned box below this size (CSS px), unless it was smaller. */
+export const minAdaptedFontPx = 12;

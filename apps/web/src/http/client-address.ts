@@ -1,7 +1,35 @@
+import { isIP } from 'node:net';
+
 /** Set by the web server from the connection (src/server.ts); a client cannot supply it. */
 export const clientAddressHeader = 'x-svc-client-address';
 
 /** The caller's network address, for per-client limits. */
 export function clientAddress(request: Request): string {
   return request.headers.get(clientAddressHeader) ?? 'unknown';
+}
+
+/** Reverse proxies in front of the web process (SVC_TRUSTED_PROXY_HOPS, 0 to 10; default 0). */
+export function trustedProxyHops(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  if (!/^\d+$/.test(value) || Number(value) > 10) throw new Error('SVC_TRUSTED_PROXY_HOPS must be a whole number from 0 to 10');
+  return Number(value);
+}
+
+/**
+ * The client's address as the last `hops` proxies saw it. Each trusted proxy appends the
+ * address it received the request from to X-Forwarded-For, so the entry `hops` places left
+ * of the peer is the one the outermost trusted proxy saw; entries further left came from the
+ * client and prove nothing. With no trusted proxy (the default), the peer address alone.
+ */
+export function resolveClientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined, hops: number): string {
+  const direct = peer ?? 'unknown';
+  if (hops === 0) return direct;
+  const forwarded = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? ''))
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const chain = [...forwarded, direct];
+  // a chain shorter than the configured proxies: the request bypassed one; its leftmost entry is the best there is
+  const seen = chain[Math.max(0, chain.length - 1 - hops)]!;
+  return isIP(seen) ? seen : direct;
 }

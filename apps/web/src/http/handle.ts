@@ -73,6 +73,11 @@ async function pathParams<T extends z.ZodType>(schema: T, route: RouteContext): 
 
 /** The JSON body by the operation's schema; an operation may answer its own code for a bad body (testimonial_invalid). */
 async function parseBody(body: NonNullable<Operation['body']>, request: Request): Promise<unknown> {
+  // an operation whose empty body has a meaning (apply: save true) takes a request without one
+  if (body.emptyBody !== undefined && request.headers.get('content-type') === null && Number(request.headers.get('content-length') ?? 0) === 0) {
+    const text = await request.text();
+    if (text === '') return parse(body.schema, body.emptyBody);
+  }
   try {
     return parse(body.schema, await readJsonBody(request, body.maxBytes));
   } catch (error) {

@@ -11,6 +11,7 @@ export interface AccountSummary {
   /** The proven email address, or null. */
   email: string | null;
   createdAt: Date;
+  suspendedAt: Date | null;
   balances: Record<CreditBucket, number>;
   /** Credits held for jobs still queued or running. */
   reserved: number;
@@ -19,22 +20,39 @@ export interface AccountSummary {
 }
 
 export async function showAccount(ctx: ServiceContext, accountId: string): Promise<AccountSummary> {
-  const account = await ctx.db.account.findUnique({ where: { id: accountId }, include: { balances: true } });
-  if (!account) throw notFound();
-  const balances = Object.fromEntries(creditBuckets.map((bucket) => [bucket, 0])) as Record<CreditBucket, number>;
-  for (const row of account.balances) balances[row.bucket] = row.balance;
-  const [reserved, overage] = await Promise.all([
-    ctx.db.creditReservation.aggregate({ where: { accountId, state: 'reserved' }, _sum: { amount: true } }),
-    ctx.db.overageUsage.aggregate({ where: { accountId, period: periodOf(ctx.clock()) }, _sum: { used: true } }),
+  const [summary] = await showAccounts(ctx, [accountId]);
+  if (!summary) throw notFound();
+  return summary;
+}
+
+/**
+ * The summaries of several accounts in four queries whatever their number (the operator API
+ * batches a page of accounts through it); ids without an account are left out.
+ */
+export async function showAccounts(ctx: ServiceContext, accountIds: readonly string[]): Promise<AccountSummary[]> {
+  const ids = [...new Set(accountIds)];
+  if (ids.length === 0) return [];
+  const [accounts, balanceRows, reserved, overage] = await Promise.all([
+    ctx.db.account.findMany({ where: { id: { in: ids } } }),
+    ctx.db.creditBalance.findMany({ where: { accountId: { in: ids } } }),
+    ctx.db.creditReservation.groupBy({ by: ['accountId'], where: { accountId: { in: ids }, state: 'reserved' }, _sum: { amount: true } }),
+    ctx.db.overageUsage.groupBy({ by: ['accountId'], where: { accountId: { in: ids }, period: periodOf(ctx.clock()) }, _sum: { used: true } }),
   ]);
-  return {
-    id: account.id,
-    plan: account.plan,
-    status: account.status,
-    email: account.email,
-    createdAt: account.createdAt,
-    balances,
-    reserved: reserved._sum.amount ?? 0,
-    overageThisMonth: overage._sum.used ?? 0,
-  };
+  const reservedOf = new Map(reserved.map((row) => [row.accountId, row._sum.amount ?? 0]));
+  const overageOf = new Map(overage.map((row) => [row.accountId, row._sum.used ?? 0]));
+  return accounts.map((account) => {
+    const balances = Object.fromEntries(creditBuckets.map((bucket) => [bucket, 0])) as Record<CreditBucket, number>;
+    for (const row of balanceRows) if (row.accountId === account.id) balances[row.bucket] = row.balance;
+    return {
+      id: account.id,
+      plan: account.plan,
+      status: account.status,
+      email: account.email,
+      createdAt: account.createdAt,
+      suspendedAt: account.suspendedAt,
+      balances,
+      reserved: reservedOf.get(account.id) ?? 0,
+      overageThisMonth: overageOf.get(account.id) ?? 0,
+    };
+  });
 }

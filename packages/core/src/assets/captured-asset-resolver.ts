@@ -8,11 +8,25 @@ import type { ServiceContext } from '../shared/context.ts';
  * which the renderer refuses (the job fails; the page never reaches a network).
  */
 export function capturedAssetResolver(ctx: ServiceContext, jobId: string): AssetResolver {
-  let captured: Promise<Map<string, { storageKey: string; mediaType: string; sha256: string }>> | undefined;
-  const load = async () => {
+  return storedAssetResolver(ctx, async () => {
     const rows = await ctx.db.renderJobAsset.findMany({ where: { jobId }, include: { asset: true } });
-    return new Map(rows.map(({ asset }) => [`asset://${asset.id}`, asset]));
-  };
+    return rows.map(({ asset }) => asset);
+  });
+}
+
+/**
+ * The answer to asset requests of a layout that belongs to no job (adapt): the account's own
+ * assets, read as for renders. Without an account, every asset is refused.
+ */
+export function accountAssetResolver(ctx: ServiceContext, accountId: string | undefined): AssetResolver {
+  return storedAssetResolver(ctx, async () => (accountId ? ctx.db.asset.findMany({ where: { accountId } }) : []));
+}
+
+type StoredAsset = { id: string; storageKey: string; mediaType: string; sha256: string };
+
+function storedAssetResolver(ctx: ServiceContext, allowed: () => Promise<StoredAsset[]>): AssetResolver {
+  let captured: Promise<Map<string, StoredAsset>> | undefined;
+  const load = async () => new Map((await allowed()).map((asset) => [`asset://${asset.id}`, asset]));
   return async (reference) => {
     captured ??= load();
     const asset = (await captured).get(reference);

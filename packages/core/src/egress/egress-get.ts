@@ -1,4 +1,4 @@
-// One outgoing GET under the egress policy, following redirects. Every hop is vetted again
+// One outgoing request under the egress policy (a GET, or a POST with a body), following redirects. Every hop is vetted again
 // (shape, then every resolved address), and each connection goes to the vetted addresses
 // themselves, so neither a redirect nor a DNS answer that changes (rebinding) can reach a
 // private destination. One deadline covers the whole exchange, redirects and body included.
@@ -19,13 +19,16 @@ export interface EgressGetOptions {
   maxBytes: number;
   maxRedirects: number;
   headers?: Record<string, string>;
+  /** GET unless given; a POST sends `body`. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 export type EgressGetResult =
   | { ok: true; status: number; contentType: string | null; bytes: Buffer }
   /** A refusal of the policy (the first URL or a redirect target), or a failure of the exchange. */
   | { ok: false; refusal: EgressRefusal }
-  | { ok: false; failure: EgressGetFailure };
+  | { ok: false; failure: EgressGetFailure; status?: number; retryAfter?: string };
 
 type Hop = { kind: 'redirect'; location: string } | { kind: 'done'; result: EgressGetResult };
 
@@ -73,8 +76,13 @@ function fetchOnce(target: VettedTarget, options: EgressGetOptions, remainingMs:
       host: target.hostname,
       port: target.port,
       path: `${target.url.pathname}${target.url.search}`,
-      method: 'GET',
-      headers: { accept: 'image/png, image/jpeg, image/webp', 'user-agent': 'svc-image-preview/1', ...options.headers },
+      method: options.method ?? 'GET',
+      headers: {
+        accept: 'image/png, image/jpeg, image/webp',
+        'user-agent': 'svc-image-preview/1',
+        ...options.headers,
+        ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }),
+      },
       agent: false,
       // only the vetted addresses are ever connected to
       lookup: (_hostname, lookupOptions, callback) => {
@@ -89,7 +97,10 @@ function fetchOnce(target: VettedTarget, options: EgressGetOptions, remainingMs:
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if ([301, 302, 303, 307, 308].includes(status) && location) return finish({ kind: 'redirect', location });
-      if (status < 200 || status >= 300) return fail('http_status');
+      if (status < 200 || status >= 300) {
+        const retryAfter = response.headers['retry-after'];
+        return finish({ kind: 'done', result: { ok: false, failure: 'http_status', status, ...(retryAfter ? { retryAfter } : {}) } });
+      }
       const declared = Number(response.headers['content-length'] ?? Number.NaN);
       if (Number.isFinite(declared) && declared > options.maxBytes) return fail('response_too_large');
       const chunks: Buffer[] = [];
@@ -106,6 +117,6 @@ function fetchOnce(target: VettedTarget, options: EgressGetOptions, remainingMs:
       response.on('error', () => fail('connection_failed'));
       response.on('aborted', () => fail('connection_failed'));
     });
-    req.end();
+    req.end(options.body);
   });
 }

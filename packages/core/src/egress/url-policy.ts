@@ -23,12 +23,21 @@ export interface EgressRules {
   maxUrlLength: number;
   /** The refusal of any other scheme. */
   schemeRefusal: 'scheme_not_https' | 'scheme_not_allowed';
+  /** Plain http only to allowlisted hosts (a local model in development); every other host needs https. */
+  httpOnlyAllowlisted?: boolean;
 }
 
 /** Webhook deliveries: https on 443, URLs up to 2048 characters. */
 export const webhookEgressRules: EgressRules = { ports: { 'https:': 443 }, maxUrlLength: maxEgressUrlLength, schemeRefusal: 'scheme_not_https' };
 /** Image URL previews (spec 4.4): http on 80 or https on 443, URLs up to 4096 characters. */
 export const imageUrlEgressRules: EgressRules = { ports: { 'http:': 80, 'https:': 443 }, maxUrlLength: 4096, schemeRefusal: 'scheme_not_allowed' };
+/** The AI provider: https on 443; plain http only to an allowlisted host (a local model such as Ollama). */
+export const aiProviderEgressRules: EgressRules = {
+  ports: { 'http:': 80, 'https:': 443 },
+  maxUrlLength: maxEgressUrlLength,
+  schemeRefusal: 'scheme_not_https',
+  httpOnlyAllowlisted: true,
+};
 /** A name that does not resolve in this time is treated as not resolvable. */
 const resolveTimeoutMs = 5000;
 
@@ -103,6 +112,7 @@ export function checkUrlShape(text: string, policy: EgressPolicy, rules: EgressR
   if (url.username || url.password) return { ok: false, refusal: 'credentials_not_allowed' };
   const port = url.port === '' ? defaultPort : Number(url.port);
   const allowlisted = isAllowlisted(policy, url.hostname, port);
+  if (rules.httpOnlyAllowlisted && url.protocol === 'http:' && !allowlisted) return { ok: false, refusal: 'scheme_not_https' };
   if (port !== defaultPort && !allowlisted) return { ok: false, refusal: 'port_not_allowed' };
   return { ok: true, url, allowlisted, port };
 }

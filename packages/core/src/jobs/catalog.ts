@@ -29,6 +29,14 @@ export const taskCatalog = {
   webhook_attempt: { payload: z.object({ delivery_id: z.string() }), maxAttempts: 10, priority: taskPriority.interactive },
   recover_webhook_deliveries: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
   prune_webhook_log: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
+  prune_auth_records: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
+  // a request waits seconds for it: one attempt, a retry would come after the caller gave up
+  adapt_layout: { payload: z.object({ adapt_id: z.string() }), maxAttempts: 1, priority: taskPriority.interactive },
+  template_message: { payload: z.object({ message_id: z.string() }), maxAttempts: 5, priority: taskPriority.interactive },
+  recover_template_messages: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
+  // admission of pending group members: every account (the sweep, at this priority), or one
+  // account when a job of it ends (enqueued as interactive: a slot just freed)
+  drain_render_groups: { payload: cronPayload.extend({ account_id: z.string().optional() }), maxAttempts: 5, priority: taskPriority.maintenance },
 } as const;
 
 export type TaskName = keyof typeof taskCatalog;
@@ -38,7 +46,10 @@ export type TaskPayload<N extends TaskName> = z.infer<(typeof taskCatalog)[N]['p
  * Cron schedule (graphile-worker crontab syntax, UTC): the monthly reset at 00:00 on the 1st
  * with a day of backfill; every minute, renders whose worker vanished are taken up again
  * and files past retention are removed; webhook attempts whose worker vanished are sent again
- * every minute, and the delivery log is pruned hourly. Attempts and priority come from the
+ * every minute, pending group members are offered admission every minute (besides whenever a
+ * job of their account ends), AI messages whose worker vanished are taken up again every
+ * minute, and the delivery log is pruned hourly, as are sessions and sign-in links that ended
+ * a month ago. Attempts and priority come from the
  * catalog, so a cron job runs under the same policy as an enqueued one.
  */
 const schedule: { [N in TaskName]?: { cron: string; fill?: string } } = {
@@ -47,6 +58,9 @@ const schedule: { [N in TaskName]?: { cron: string; fill?: string } } = {
   expire_render_files: { cron: '* * * * *' },
   recover_webhook_deliveries: { cron: '* * * * *' },
   prune_webhook_log: { cron: '17 * * * *' },
+  prune_auth_records: { cron: '23 * * * *' },
+  drain_render_groups: { cron: '* * * * *' },
+  recover_template_messages: { cron: '* * * * *' },
 };
 
 export const crontab = Object.entries(schedule)

@@ -28,6 +28,8 @@ export const rateLimits = {
   email_sign_in_client: { rate: 1 / 6, burst: 20 },
   /** Email verification links per account: three at once, then one a minute. */
   email_identity: { rate: 1 / 60, burst: 3 },
+  /** AI chat messages per principal (spec 4.8 lists 429): one per second, idle burst of ten. */
+  ai_chat_message: { rate: 1, burst: 10 },
   /** Testimonials per client address: three at once, then one every ten minutes. */
   testimonial: { rate: 1 / 600, burst: 3 },
 } as const satisfies Record<string, TokenBucket>;

@@ -8,7 +8,50 @@ import { jobErrorCategories, type PdfRequest } from '@svc/contracts';
 export interface RenderEngine {
   renderPdf(input: RenderPdfInput): Promise<RenderOutput>;
   renderImage(input: RenderImageInput): Promise<RenderOutput>;
+  /** True only for noRenderEngine: this process has no browser, so browser work goes to a worker. */
+  readonly absent?: boolean;
+  /** Lays out a marked canvas source at its size and each target size (adapt, README "Saved templates"). */
+  adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]>;
+  /** Lays a document out at an output size and measures it (the AI review's layout facts); absent where no browser runs. */
+  measureLayout?(input: MeasureLayoutInput): Promise<LayoutFacts>;
 }
+
+export interface MeasureLayoutInput {
+  account: string;
+  html: string;
+  viewport: { width: number; height: number };
+  assets?: AssetResolver;
+  timeoutMs: number;
+}
+
+/** What measureLayout answers: the document's scroll size, text outside the viewport, boxes that clip their content. */
+export interface LayoutFacts {
+  contentWidth: number;
+  contentHeight: number;
+  textOutside: number;
+  clippedBoxes: number;
+}
+
+export interface AdaptCanvasInput {
+  /** The isolation boundary, as for renders; omitted, the sandbox serves this layout only. */
+  account?: string;
+  /** The source with every element marked (markCanvasSource). */
+  html: string;
+  canvas: { width: number; height: number };
+  targets: { width: number; height: number }[];
+  javascript: JavascriptMode;
+  /** Answers the source's asset:// requests; omitted, every asset request is refused. */
+  assets?: AssetResolver;
+  timeoutMs: number;
+}
+
+/** Inline declarations the layout sets on one marked element (its marker is the id). */
+export interface CanvasLayoutEdit {
+  id: string;
+  style: [string, string][];
+}
+
+export type CanvasLayout = { edits: CanvasLayoutEdit[] } | { error: 'resize_no_layout' };
 
 export type JavascriptMode = 'disabled' | 'enabled';
 
@@ -27,6 +70,8 @@ export interface RenderPdfInput {
   /** The job's captured assets; omitted, every asset request is refused. */
   assets?: AssetResolver;
   timeoutMs: number;
+  /** Bulk work (group members): waits for a browser slot behind every single render. */
+  bulk?: boolean;
 }
 
 export interface RenderImageInput {
@@ -37,6 +82,7 @@ export interface RenderImageInput {
   pages?: string[];
   assets?: AssetResolver;
   timeoutMs: number;
+  bulk?: boolean;
 }
 
 export interface RenderOutput {
@@ -63,6 +109,8 @@ export function isRenderFailure(error: unknown): error is RenderFailure {
 
 /** The engine of a process that never renders (web, CLI): asking it is a programming error. */
 export const noRenderEngine: RenderEngine = {
+  absent: true,
   renderPdf: () => Promise.reject(new Error('this process has no render engine')),
   renderImage: () => Promise.reject(new Error('this process has no render engine')),
+  adaptCanvas: () => Promise.reject(new Error('this process has no render engine')),
 };

@@ -2,23 +2,15 @@ import type { ImageRequest, PdfRequest } from '@svc/contracts';
 import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-references.ts';
 import type { DbOrTx } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
-import { reserveCredit } from '../credits/reserve-credit.ts';
-import { enqueue } from '../jobs/enqueue.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { selectBrandValues } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
+import { admitRenderJob, isTerminal, lockAccountAdmissions, refuseWhenOverloaded } from './admit-render-job.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
-
-/** Live (queued or running) jobs allowed at once (spec part 8). */
-export const accountConcurrency = 16;
-export const keyConcurrency = 8;
-const concurrencyRetrySeconds = 1;
-const overloadRetrySeconds = 5;
 
 export interface CreateRenderOptions {
   principal: Principal;
@@ -65,7 +57,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
     replayed ??
     (await (async () => {
       await takeRateToken(ctx.db, 'render_creation', principalSubject(principal), now);
-      if (await backlogFull(ctx.db, ctx.config.maxRenderBacklog)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+      await refuseWhenOverloaded(ctx);
       return admit(ctx, options, spec, assetIds, now, saved);
     })());
 
@@ -74,17 +66,6 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   }
   const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
   return { job, finished: isTerminal(job) };
-}
-
-/** Whether the queue already holds `bound` jobs; counts no further than that. */
-async function backlogFull(db: DbOrTx, bound: number): Promise<boolean> {
-  const [row] = await db.$queryRaw<{ queued: number }[]>`
-    SELECT count(*)::int AS queued FROM (SELECT 1 FROM render_jobs WHERE status = 'queued' LIMIT ${bound}) AS backlog`;
-  return (row?.queued ?? 0) >= bound;
-}
-
-function isTerminal(job: { status: string } | null): boolean {
-  return job !== null && job.status !== 'queued' && job.status !== 'running';
 }
 
 async function findReplay(db: DbOrTx, accountId: string, kind: RenderKind, key: string, fingerprint: string): Promise<string | null> {
@@ -103,43 +84,31 @@ async function admit(
   saved: ResolvedTemplateVersion | undefined,
 ): Promise<string> {
   const { principal, kind, request, idempotencyKey } = options;
-  const keyId = keyIdOf(principal);
   return ctx.db.$transaction(async (tx) => {
-    // serialises admissions of one account: concurrency counts and idempotency keys cannot race
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${principal.accountId} FOR UPDATE`;
+    await lockAccountAdmissions(tx, principal.accountId);
     if (idempotencyKey) {
       const replay = await findReplay(tx, principal.accountId, kind, idempotencyKey, spec.fingerprint);
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
-    // a session's "key" count is the account's jobs made without a key (README: principals)
-    const [live] = await tx.$queryRaw<{ account: number; key: number }[]>`
-      SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
-        FROM render_jobs WHERE account_id = ${principal.accountId} AND status IN ('queued', 'running')`;
-    if ((live?.account ?? 0) >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
-    if ((live?.key ?? 0) >= keyConcurrency) {
-      throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
-    }
-
-    const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
-    await reserveCredit(tx, { accountId: principal.accountId, plan: principal.plan, jobId, keyId, overageCap: overageCapOf(principal), now });
-    const filename = request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id));
-    // the job and its input in one statement
-    await tx.$executeRaw`
-      WITH job AS (
-        INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, options, created_at)
-        VALUES (${jobId}, ${principal.accountId}, ${keyId}, ${kind}::"RenderKind", ${request.reference ?? null}, ${filename},
-                ${spec.template?.id ?? null}, ${spec.template?.version ?? null}, ${JSON.stringify(spec.options)}::jsonb, ${now})
-        RETURNING id)
-      INSERT INTO render_inputs (job_id, html) SELECT id, ${spec.html} FROM job`;
-    // assets are immutable, so capturing the ids captures the exact bytes the worker will serve
-    if (assetIds.length > 0) {
-      await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;
-    }
+    const jobId = await admitRenderJob(tx, {
+      accountId: principal.accountId,
+      plan: principal.plan,
+      keyId: keyIdOf(principal),
+      overageCap: overageCapOf(principal),
+      kind,
+      reference: request.reference ?? null,
+      filename: request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id)),
+      template: spec.template ? { id: spec.template.id, version: spec.template.version } : null,
+      options: spec.options,
+      html: spec.html,
+      assetIds,
+      retryOf: null,
+      now,
+    });
     if (idempotencyKey) {
       await tx.idempotencyRecord.create({ data: { accountId: principal.accountId, kind, key: idempotencyKey, fingerprint: spec.fingerprint, jobId, createdAt: now } });
     }
-    await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
     return jobId;
   });
 }

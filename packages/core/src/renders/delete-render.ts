@@ -19,7 +19,11 @@ export async function deleteRender(ctx: ServiceContext, options: GetRenderOption
       await ctx.db.renderJob.updateMany({ where: { id: job.id, removedReason: null }, data: { removedReason: 'deleted' } });
     }
   } else if (job.hiddenAt === null) {
-    await ctx.db.renderJob.update({ where: { id: job.id }, data: { hiddenAt: ctx.clock() } });
+    // the input a failed job keeps for a retry goes with it
+    await ctx.db.$transaction([
+      ctx.db.renderJob.update({ where: { id: job.id }, data: { hiddenAt: ctx.clock() } }),
+      ctx.db.renderInput.deleteMany({ where: { jobId: job.id } }),
+    ]);
   }
   return findOwnedRender(ctx, options);
 }

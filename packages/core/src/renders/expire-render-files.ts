@@ -2,9 +2,14 @@ import type { ServiceContext } from '../shared/context.ts';
 
 /**
  * Retention: removes files past their expiry, then marks them expired (the file goes
- * before the marker, so a crash in between only repeats the removal).
+ * before the marker, so a crash in between only repeats the removal). The inputs failed jobs
+ * keep for a retry go once the same retention has passed since they failed.
  */
 export async function expireRenderFiles(ctx: ServiceContext): Promise<number> {
+  const failedBefore = new Date(ctx.clock().getTime() - ctx.config.retentionMs);
+  await ctx.db.$executeRaw`
+    DELETE FROM render_inputs i USING render_jobs j
+     WHERE j.id = i.job_id AND j.status = 'failed' AND j.finished_at <= ${failedBefore}`;
   let expired = 0;
   for (;;) {
     const due = await ctx.db.renderJob.findMany({

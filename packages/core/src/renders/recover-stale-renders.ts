@@ -1,3 +1,4 @@
+import { taskPriority } from '../jobs/catalog.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
@@ -9,10 +10,14 @@ import type { ServiceContext } from '../shared/context.ts';
 export async function recoverStaleRenders(ctx: ServiceContext): Promise<number> {
   const stale = await ctx.db.renderJob.findMany({
     where: { status: 'running', leaseExpiresAt: { lt: ctx.clock() } },
-    select: { id: true },
+    select: { id: true, groupId: true },
     take: 500,
   });
-  for (const job of stale) await enqueue(ctx.db, 'render_job', { job_id: job.id }, { jobKey: `render:${job.id}` });
+  for (const job of stale) {
+    // a group member keeps its bulk priority
+    const priority = job.groupId ? taskPriority.bulk : taskPriority.interactive;
+    await enqueue(ctx.db, 'render_job', { job_id: job.id }, { jobKey: `render:${job.id}`, priority });
+  }
   if (stale.length > 0) ctx.logger.warn('renders taken up again after a lost worker', { count: stale.length });
   return stale.length;
 }

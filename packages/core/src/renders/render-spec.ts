@@ -23,6 +23,8 @@ export type RenderOptions =
       kind: 'image';
       image: { format: 'png' | 'jpeg' | 'webp'; width: number; height: number; quality?: number; transparent: boolean };
       javascript: 'disabled' | 'enabled';
+      /** one canvas page to capture (carousel members) */
+      pages?: string[];
     };
 
 export interface RenderSpec {

@@ -65,6 +65,8 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
 interface ClaimedJob {
   id: string;
   accountId: string;
+  /** a group member: bulk work */
+  bulk: boolean;
   /** this claim's number, which fences the finish */
   attempts: number;
   options: RenderOptions;
@@ -76,23 +78,23 @@ interface ClaimedJob {
 async function claim(ctx: ServiceContext, jobId: string): Promise<ClaimedJob | null> {
   const now = ctx.clock();
   const leaseUntil = new Date(now.getTime() + ctx.config.renderLeaseMs);
-  const rows = await ctx.db.$queryRaw<{ id: string; account_id: string; attempts: number; options: RenderOptions; html: string | null }[]>`
+  const rows = await ctx.db.$queryRaw<{ id: string; account_id: string; attempts: number; options: RenderOptions; html: string | null; bulk: boolean }[]>`
     UPDATE render_jobs j SET status = 'running', attempts = attempts + 1, lease_expires_at = ${leaseUntil},
            started_at = COALESCE(started_at, ${now})
      WHERE id = ${jobId} AND (status = 'queued' OR (status = 'running' AND lease_expires_at < ${now}))
-    RETURNING j.id, j.account_id, j.attempts, j.options, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html`;
+    RETURNING j.id, j.account_id, j.attempts, j.options, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html, j.group_id IS NOT NULL AS bulk`;
   const row = rows[0];
   if (!row) return null;
-  return { id: row.id, accountId: row.account_id, attempts: row.attempts, options: row.options, html: row.html };
+  return { id: row.id, accountId: row.account_id, bulk: row.bulk, attempts: row.attempts, options: row.options, html: row.html };
 }
 
 function render(ctx: ServiceContext, job: ClaimedJob & { html: string }): Promise<RenderOutput> {
-  const { accountId: account, html, options } = job;
+  const { accountId: account, html, options, bulk } = job;
   const engine = ctx.renderEngine;
   const timeoutMs = ctx.config.renderTimeoutMs;
   const assets = capturedAssetResolver(ctx, job.id);
   if (options.kind === 'pdf') {
-    return engine.renderPdf({ account, html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, assets, timeoutMs });
+    return engine.renderPdf({ account, html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, assets, timeoutMs, bulk });
   }
-  return engine.renderImage({ account, html, image: options.image, javascript: options.javascript, assets, timeoutMs });
+  return engine.renderImage({ account, html, image: options.image, javascript: options.javascript, pages: options.pages, assets, timeoutMs, bulk });
 }

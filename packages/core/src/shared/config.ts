@@ -17,8 +17,12 @@ export interface ServiceConfig {
   renderWaitMs: number;
   /** Queued renders across the service above which creation answers 503 overloaded. */
   maxRenderBacklog: number;
+  /** Live (queued or running) group member jobs an account holds at once (SVC_GROUP_CONCURRENCY). */
+  groupConcurrency: number;
   /** How long a worker's claim on a running job lasts before another worker may take it. */
   renderLeaseMs: number;
+  /** Time limit of one adapt request, queue and browser layout included (SVC_ADAPT_TIMEOUT_SECONDS); past it 504 resize_timeout. */
+  adaptTimeoutMs: number;
   /** Per-render timeout in the browser. */
   renderTimeoutMs: number;
   /** Claims of one job before it fails for good. */
@@ -29,8 +33,28 @@ export interface ServiceConfig {
   email?: EmailSettings;
   /** Hosts that bypass the egress address and port rules (SVC_UNSAFE_EGRESS_ALLOWLIST; development and tests only). */
   egressAllowlist: AllowlistEntry[];
+  /** The AI provider (SVC_AI_BASE_URL, SVC_AI_MODEL, ...); unset: AI messages that need a model answer 503 provider_unavailable. */
+  ai?: AiSettings;
   /** The worker's warm sandboxes per browser: idle ones kept (unset: sized from memory; 0: none), jobs and age before closing. */
   warmSandboxes: { size?: number; maxJobs: number; maxAgeMs: number };
+}
+
+/** Any OpenAI-compatible endpoint: hosted APIs, Ollama, vLLM, the llama.cpp server. */
+export interface AiSettings {
+  /** Base URL up to and including the API version, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  /** Model of the images endpoint; unset: image proposals are never generated. */
+  imageModel?: string;
+  /** One model call, connection to last byte. */
+  timeoutMs: number;
+  /** Tries of one call on 429, 5xx and connection failures (backoff between them). */
+  maxAttempts: number;
+  /** Whether the model reads images (the review then shows it its rendered candidate). */
+  vision: boolean;
+  /** Review rounds of a message (0 to 5). */
+  maxReviews: number;
 }
 
 export interface EmailSettings {
@@ -71,7 +95,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     downloadLinkMs: number('SVC_DOWNLOAD_LINK_MINUTES', 60) * 60_000,
     renderWaitMs: number('SVC_RENDER_WAIT_SECONDS', 30) * 1000,
     maxRenderBacklog: number('SVC_MAX_RENDER_BACKLOG', 500),
+    groupConcurrency: number('SVC_GROUP_CONCURRENCY', 3),
     renderTimeoutMs,
+    adaptTimeoutMs: number('SVC_ADAPT_TIMEOUT_SECONDS', 10) * 1000,
     renderLeaseMs: number('SVC_RENDER_LEASE_SECONDS', renderTimeoutMs / 1000 + 30) * 1000,
     maxRenderAttempts: 3,
     signingSecret: env.SVC_SIGNING_SECRET || undefined,
@@ -81,6 +107,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxJobs: number('SVC_WARM_SANDBOX_JOBS', 500),
       maxAgeMs: number('SVC_WARM_SANDBOX_MINUTES', 15) * 60_000,
     },
+    ai: aiSettings(env, number),
     email: env.SVC_SMTP_URL
       ? { smtpUrl: env.SVC_SMTP_URL, from: env.SVC_EMAIL_FROM || `Rendering Service <no-reply@${new URL(env.SVC_PUBLIC_URL ?? 'http://localhost').hostname}>` }
       : undefined,
@@ -92,5 +119,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           prefix: env.SVC_S3_PREFIX || undefined,
         }
       : undefined,
+  };
+}
+
+function aiSettings(env: Record<string, string | undefined>, number: (name: string, fallback: number) => number): AiSettings | undefined {
+  const baseUrl = env.SVC_AI_BASE_URL?.replace(/\/+$/, '');
+  const model = env.SVC_AI_MODEL;
+  if (!baseUrl || !model) return undefined;
+  const maxReviews = env.SVC_AI_MAX_REVIEWS === undefined || env.SVC_AI_MAX_REVIEWS === '' ? 1 : Number(env.SVC_AI_MAX_REVIEWS);
+  if (!Number.isInteger(maxReviews) || maxReviews < 0 || maxReviews > 5) throw new Error('SVC_AI_MAX_REVIEWS must be a whole number from 0 to 5');
+  return {
+    baseUrl,
+    model,
+    apiKey: env.SVC_AI_API_KEY || undefined,
+    imageModel: env.SVC_AI_IMAGE_MODEL || undefined,
+    timeoutMs: number('SVC_AI_TIMEOUT_SECONDS', 120) * 1000,
+    maxAttempts: Math.floor(number('SVC_AI_MAX_ATTEMPTS', 3)),
+    vision: env.SVC_AI_VISION === '1' || env.SVC_AI_VISION === 'true',
+    maxReviews,
   };
 }

@@ -1,5 +1,7 @@
 import type { Db } from '@svc/db';
 import { smtpMailer } from '../mail/smtp-mailer.ts';
+import { openAiCompatibleProvider } from '../ai/openai-compatible-provider.ts';
+import type { AiProvider } from '../ports/ai-provider.ts';
 import type { CompletionWaiter } from '../ports/completion-waiter.ts';
 import type { Mailer } from '../ports/mailer.ts';
 import type { ObjectStorage } from '../ports/object-storage.ts';
@@ -34,6 +36,8 @@ export interface ServiceContext {
   renderEngine: RenderEngine;
   /** Outgoing email; null when delivery is not configured (routes that mail answer 503 auth_unavailable). */
   mailer: Mailer | null;
+  /** The AI model of template builds; null when no provider is configured (503 provider_unavailable). */
+  aiProvider: AiProvider | null;
 }
 
 export const systemClock: Clock = () => new Date();
@@ -55,6 +59,9 @@ export function createServiceContext(options: CreateServiceContextOptions): Serv
     completions: databaseUrl ? new PgCompletionWaiter(databaseUrl, options.logger) : pollingCompletions,
     renderEngine: noRenderEngine,
     mailer: options.config.email ? smtpMailer(options.config.email) : null,
+    aiProvider: options.config.ai
+      ? openAiCompatibleProvider({ settings: options.config.ai, policy: { allowlist: options.config.egressAllowlist }, logger: options.logger })
+      : null,
     ...given,
   };
 }

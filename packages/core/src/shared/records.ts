@@ -11,6 +11,8 @@ export type {
   RenderJob as RenderJobRecord,
   Template as TemplateRecord,
   TemplateArchiveEvent as TemplateArchiveRecord,
+  TemplateBuild as TemplateBuildRecord,
+  TemplateMessage as TemplateMessageRecord,
   TemplateVersion as TemplateVersionRecord,
   Webhook as WebhookRecord,
   WebhookAttempt as WebhookAttemptRecord,

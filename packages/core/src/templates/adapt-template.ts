@@ -1,14 +1,15 @@
 import type { adaptErrorCodes, TemplateAdaptRequest } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
+import { enqueue } from '../jobs/enqueue.ts';
+import type { CanvasLayout } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { adaptCanvasSource } from './adapt-layout.ts';
-import { readCanvas } from './canvas.ts';
+import { newId } from '../shared/ids.ts';
+import { adaptedSources, markCanvasSource } from './adapt-layout.ts';
+import { type Canvas, readCanvas } from './canvas.ts';
 import { maxSourceBytes } from './check-version-content.ts';
 import { takePreviewToken } from './preview-template.ts';
-
-/** Adapting all sizes of one request may take this long; past it, 504 resize_timeout. */
-export const adaptTimeMs = 2_000;
+import { layOutCanvas } from './run-adapt-request.ts';
 
 /** One requested size: the adapted source, or why that size could not be adapted. */
 export type AdaptedSize = { width: number; height: number } & ({ source: string } | { errorCode: (typeof adaptErrorCodes)[number] });
@@ -19,22 +20,73 @@ export interface AdaptTemplateOptions {
 }
 
 /**
- * Adapts a canvas template to other canvas sizes: deterministic, free, saves nothing, and
- * uses the preview rate limit. A source without a valid svc-canvas meta answers
- * resize_source_unsupported for every size; one without positioned elements resize_no_layout.
+ * POST /v1/templates/adapt: deterministic, free, saves nothing, and uses the preview rate
+ * limit; the layout runs in a sandbox of the caller's account (adaptSource).
  */
 export async function adaptTemplate(ctx: ServiceContext, { principal, request }: AdaptTemplateOptions): Promise<AdaptedSize[]> {
   await takePreviewToken(ctx, principal);
   if (Buffer.byteLength(request.source, 'utf8') > maxSourceBytes) {
     throw new DomainError('template_source_limit', { details: [{ field: 'source', reason: 'Use a shorter value.' }] });
   }
-  const declared = readCanvas(request.source);
-  const outcomes =
-    declared.kind === 'canvas'
-      ? adaptCanvasSource(request.source, declared.canvas, request.sizes, { clock: ctx.clock, deadline: ctx.clock().getTime() + adaptTimeMs })
-      : request.sizes.map(() => ({ error: 'resize_source_unsupported' as const }));
-  return request.sizes.map((size, index) => {
-    const outcome = outcomes[index]!;
-    return 'source' in outcome ? { width: size.width, height: size.height, source: outcome.source } : { width: size.width, height: size.height, errorCode: outcome.error };
+  return adaptSource(ctx, request.source, request.sizes, principal.accountId);
+}
+
+/**
+ * Adapts a canvas source to each size, laid out and measured in a browser sandbox of `account`
+ * (omitted: a sandbox of its own, never reused). A source without a valid svc-canvas meta answers
+ * resize_source_unsupported for every size, as does one whose layout loads something the sandbox
+ * refuses (its renders would fail the same way); a canvas with neither a page nor a positioned
+ * element resize_no_layout. Past ctx.config.adaptTimeoutMs: DomainError resize_timeout.
+ *
+ * A process with a browser (the worker) lays the source out itself; any other (web) hands it to
+ * a worker through an adapt_layout task and waits for the answer, as synchronous renders do.
+ */
+export async function adaptSource(ctx: ServiceContext, source: string, sizes: { width: number; height: number }[], account?: string): Promise<AdaptedSize[]> {
+  const declared = readCanvas(source);
+  if (declared.kind !== 'canvas') return sizes.map((size) => ({ width: size.width, height: size.height, errorCode: 'resize_source_unsupported' }));
+  const marked = markCanvasSource(source);
+  const targets = sizes.map(({ width, height }) => ({ width, height }));
+  const outcome =
+    ctx.renderEngine.absent
+      ? await layOutInWorker(ctx, { marked, targets, account })
+      : await layOutCanvas(ctx, { marked, canvas: declared.canvas, targets, account, timeoutMs: ctx.config.adaptTimeoutMs });
+  if ('error' in outcome) {
+    if (outcome.error === 'resize_timeout') throw new DomainError('resize_timeout');
+    return sizes.map((size) => ({ width: size.width, height: size.height, errorCode: 'resize_source_unsupported' }));
+  }
+  const sources = adaptedSources(source, declared.canvas, targets, outcome.layouts);
+  return sizes.map((size, index) => {
+    const adapted = sources[index]!;
+    return typeof adapted === 'string' ? { width: size.width, height: size.height, source: adapted } : { width: size.width, height: size.height, errorCode: adapted.error };
   });
+}
+
+/** What a layout answers: one layout per target, or why there is none. */
+export type AdaptLayoutResult = { layouts: CanvasLayout[] } | { error: 'resize_timeout' | 'resize_source_unsupported' };
+
+/**
+ * Hands the marked source to a worker (an adapt_requests row and an interactive adapt_layout
+ * task, one transaction) and waits for its NOTIFY until the deadline. The row goes whatever the
+ * outcome, so nothing of the request is kept.
+ */
+async function layOutInWorker(ctx: ServiceContext, input: { marked: string; targets: Canvas[]; account?: string }): Promise<AdaptLayoutResult> {
+  const id = newId('adapt_');
+  const now = ctx.clock();
+  await ctx.db.$transaction(async (tx) => {
+    const deadline = new Date(now.getTime() + ctx.config.adaptTimeoutMs);
+    await tx.$executeRaw`
+      INSERT INTO adapt_requests (id, account_id, source, sizes, deadline, created_at)
+      VALUES (${id}, ${input.account ?? null}, ${input.marked}, ${JSON.stringify(input.targets)}::jsonb, ${deadline}, ${now})`;
+    await enqueue(tx, 'adapt_layout', { adapt_id: id }, { jobKey: `adapt:${id}` });
+  });
+  const answered = async () => (await ctx.db.adaptRequest.findUnique({ where: { id }, select: { result: true } }))?.result ?? null;
+  try {
+    await ctx.completions.wait(id, ctx.config.adaptTimeoutMs, async () => (await answered()) !== null);
+    const result = await answered();
+    return result === null ? { error: 'resize_timeout' } : (result as AdaptLayoutResult);
+  } finally {
+    await ctx.db.adaptRequest.deleteMany({ where: { id } });
+    // a task still queued finds no row and ends at once
+    await ctx.db.$executeRaw`SELECT graphile_worker.remove_job(${`adapt:${id}`})`.catch(() => undefined);
+  }
 }

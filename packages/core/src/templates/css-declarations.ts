@@ -35,19 +35,3 @@ export function parseDeclarations(style: string): Declaration[] {
 export function serializeDeclarations(declarations: readonly Declaration[]): string {
   return declarations.map(({ property, value }) => `${property}: ${value}`).join('; ');
 }
-
-/** A plain pixel length ("12px", "12.5px"), or undefined for anything else (templated, %, em ...). */
-export function pixels(value: string | undefined): number | undefined {
-  const match = value === undefined ? null : /^(-?\d+(?:\.\d+)?)px$/i.exec(value.trim());
-  return match ? Number(match[1]) : undefined;
-}
-
-/** Rounds to at most two decimals, so adapted sources stay readable and deterministic. */
-export function px(value: number): string {
-  return `${Math.round(value * 100) / 100}px`;
-}
-
-/** Scales every plain pixel length in a value ("4px 8px", "0 0 12px #000"); other text stays. */
-export function scalePixels(value: string, factor: number): string {
-  return value.replace(/(^|[\s(,])(-?\d+(?:\.\d+)?)px\b/gi, (_, lead: string, number: string) => `${lead}${px(Number(number) * factor)}`);
-}

@@ -6,12 +6,14 @@ export interface TestimonialRecord {
   company: string;
   quote: string;
   createdAt: Date;
+  /** When an operator marked it reviewed; null while pending. */
+  reviewedAt: Date | null;
 }
 
 /** Every submitted testimonial, newest first, for the operator's private review. */
 export async function listTestimonials(ctx: ServiceContext): Promise<TestimonialRecord[]> {
   return ctx.db.testimonial.findMany({
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: { id: true, name: true, company: true, quote: true, createdAt: true },
+    select: { id: true, name: true, company: true, quote: true, createdAt: true, reviewedAt: true },
   });
 }

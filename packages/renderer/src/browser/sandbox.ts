@@ -19,6 +19,8 @@ export interface SandboxOptions {
   timeoutMs: number;
   /** CSS pixels; set before the content loads because layout and media queries depend on it */
   viewport: { width: number; height: number; deviceScaleFactor: number };
+  /** waits for a pool slot behind every job that is not bulk */
+  bulk?: boolean;
 }
 
 type ViewportSize = SandboxOptions['viewport'];
@@ -71,7 +73,7 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
 /** Loads the HTML in a fresh sandboxed page and runs `capture` on it once it is ready. */
 export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page) => Promise<T>): Promise<T> {
   const tenant = options.account ?? `unshared:${(unsharedJobs += 1)}`;
-  return supervisor.withContext({ timeoutMs: options.timeoutMs, tenant }, async (prepared) => {
+  return supervisor.withContext({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk }, async (prepared) => {
     const parts = prepared.extra as SandboxParts;
     const { page, session, violations, assets } = parts;
     violations.renew();

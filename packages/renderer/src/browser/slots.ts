@@ -1,10 +1,18 @@
-// Concurrency cap with a FIFO queue: at most `size` renders hold a slot, the rest wait in order.
+// Concurrency cap with two FIFO queues: at most `size` renders hold a slot; a freed slot goes to
+// the longest-waiting job that is not bulk, bulk jobs (group members) only when no other waits, so a batch
+// queued in the pool never holds back a single render that arrives after it.
 import { RenderError } from '../errors.ts';
+
+interface Waiter {
+  grant: () => void;
+  refuse: (error: Error) => void;
+}
 
 export class Slots {
   readonly #size: number;
   #held = 0;
-  #waiting: { grant: () => void; refuse: (error: Error) => void }[] = [];
+  #waiting: Waiter[] = [];
+  #bulk: Waiter[] = [];
   #closed = false;
 
   constructor(size: number) {
@@ -16,11 +24,11 @@ export class Slots {
   }
 
   get queued(): number {
-    return this.#waiting.length;
+    return this.#waiting.length + this.#bulk.length;
   }
 
   /** Resolves with a release function once a slot is free. */
-  acquire(): Promise<() => void> {
+  acquire(bulk = false): Promise<() => void> {
     if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       const grant = () => {
@@ -30,18 +38,18 @@ export class Slots {
           if (released) return;
           released = true;
           this.#held -= 1;
-          this.#waiting.shift()?.grant();
+          (this.#waiting.shift() ?? this.#bulk.shift())?.grant();
         });
       };
       if (this.#held < this.#size) grant();
-      else this.#waiting.push({ grant, refuse: reject });
+      else (bulk ? this.#bulk : this.#waiting).push({ grant, refuse: reject });
     });
   }
 
   /** Refuses everyone still waiting; holders keep their slots until they release. */
   close(): void {
     this.#closed = true;
-    for (const waiter of this.#waiting.splice(0)) waiter.refuse(closedError());
+    for (const waiter of [...this.#waiting.splice(0), ...this.#bulk.splice(0)]) waiter.refuse(closedError());
   }
 }
 

@@ -44,6 +44,8 @@ export interface JobOptions {
   timeoutMs: number;
   /** The isolation boundary (the account): only its own jobs may reuse a sandbox it used. */
   tenant: string;
+  /** bulk work (group members) is granted a free slot only when no other job waits */
+  bulk?: boolean;
 }
 
 interface Spare {
@@ -137,7 +139,7 @@ export class Supervisor {
     work: (prepared: Prepared) => Promise<T>,
     settle: { resolve: (value: T) => void; reject: (error: unknown) => void },
   ): Promise<void> {
-    const release = await this.#slots.acquire().catch((error: unknown) => {
+    const release = await this.#slots.acquire(job.bulk === true).catch((error: unknown) => {
       settle.reject(error);
       return null;
     });

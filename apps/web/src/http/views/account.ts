@@ -8,14 +8,19 @@ export function accountMeBody(summary: AccountSummary, principal: Principal): Ac
     plan: summary.plan,
     status: summary.status,
     email: summary.email,
-    balances: {
-      free_monthly: summary.balances.free_monthly,
-      subscription: summary.balances.subscription,
-      trial: summary.balances.trial,
-      pack: summary.balances.pack,
-    },
+    balances: balancesBody(summary),
     reserved: summary.reserved,
     overage_this_month: summary.overageThisMonth,
     ...(principal.kind === 'session' ? { csrf_token: principal.csrfToken } : {}),
+  };
+}
+
+/** Balances by bucket, as REST answers them (GraphQL reads the same). */
+export function balancesBody(summary: AccountSummary): AccountMe['balances'] {
+  return {
+    free_monthly: summary.balances.free_monthly,
+    subscription: summary.balances.subscription,
+    trial: summary.balances.trial,
+    pack: summary.balances.pack,
   };
 }

@@ -1,0 +1,3 @@
+import { groupGetRoute } from '../../../../src/http/group-routes.ts';
+
+export const GET = groupGetRoute('batch');

@@ -1,0 +1,3 @@
+import { groupArchiveRoute } from '../../../../../src/http/group-routes.ts';
+
+export const GET = groupArchiveRoute('carousel');

@@ -1,0 +1,3 @@
+import { groupRetryRoute } from '../../../../../src/http/group-routes.ts';
+
+export const POST = groupRetryRoute('image_pack');

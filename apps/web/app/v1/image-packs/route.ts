@@ -1,0 +1,3 @@
+import { groupCreateRoute } from '../../../src/http/group-routes.ts';
+
+export const POST = groupCreateRoute('image_pack');

@@ -1,0 +1,33 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import { errorBody } from '@svc/contracts';
+import { DomainError, type Logger } from '@svc/core';
+import type { GraphQLFormattedError } from 'graphql';
+
+/** Apollo's codes for a request the operator must fix (syntax, unknown field, bad variable). */
+const requestCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_FOUND']);
+
+/**
+ * Every GraphQL error leaves with a code of the one error table in extensions.code and that
+ * code's fixed message and HTTP status, as REST answers it. The operator's own query errors
+ * (syntax, unknown fields, variables) keep GraphQL's explanation under invalid_request;
+ * anything unexpected is internal_error, its cause only logged. The request id is added to
+ * each error when the response is sent (requestIdPlugin).
+ */
+export function formatGraphqlError(logger: () => Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const cause = unwrapResolverError(error);
+    const where = { ...(formatted.path ? { path: formatted.path } : {}), ...(formatted.locations ? { locations: formatted.locations } : {}) };
+    if (cause instanceof DomainError) {
+      const { status, body } = errorBody(cause.code, '', cause);
+      const { code, message, request_id: _unset, ...rest } = body.error;
+      return { message, ...where, extensions: { code, status, ...rest } };
+    }
+    const apolloCode = formatted.extensions?.code;
+    if (typeof apolloCode === 'string' && requestCodes.has(apolloCode)) {
+      return { message: formatted.message, ...where, extensions: { code: 'invalid_request', status: 400, graphql_code: apolloCode } };
+    }
+    logger().error('unhandled error', { error: cause instanceof Error ? cause.stack : String(cause) });
+    const { status, body } = errorBody('internal_error', '');
+    return { message: body.error.message, ...where, extensions: { code: 'internal_error', status } };
+  };
+}

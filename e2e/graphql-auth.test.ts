@@ -1,0 +1,96 @@
+// The internal GraphQL API admits operator tokens only, and refuses abusive queries.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { api, newAccount, serviceDb } from './support/api.ts';
+import { expectUnauthenticated, gql, gqlData, gqlError, operatorToken } from './support/graphql.ts';
+import { signIn } from './support/sessions.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const query = 'query { serviceStatus { backlog } }';
+
+function svc(...args: string[]) {
+  const result = spawnSync('npm', ['run', '--silent', 'svc', '--', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
+    encoding: 'utf8',
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let token: string;
+beforeAll(async () => {
+  token = await operatorToken('auth');
+});
+
+describe('GraphQL authentication', () => {
+  it('a token made by the CLI works until the CLI revokes it; it is printed once and stored as a hash', async () => {
+    const created = svc('operator', 'token', 'create', '--name', 'support desk', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const lines = created.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const printed = JSON.parse(lines[0]!);
+    expect(Object.keys(printed).sort()).toEqual(['id', 'token']);
+    expect(printed.token).toMatch(/^svc_op_v1_[0-9a-f]{64}$/);
+    expect((await gql(query, { token: printed.token })).status).toBe(200);
+
+    const stored = await serviceDb().operatorToken.findUniqueOrThrow({ where: { id: printed.id } });
+    expect(stored.name).toBe('support desk');
+    expect(JSON.stringify(stored)).not.toContain(printed.token.slice(10));
+
+    const revoked = svc('operator', 'token', 'revoke', printed.id, '--json');
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ id: printed.id, revoked_at: expect.any(String) });
+    expectUnauthenticated(await gql(query, { token: printed.token }));
+    expect(svc('operator', 'token', 'revoke', 'optok_00000000000000000000000000000000').code).toBe(1);
+    expect(svc('operator', 'token', 'create').code).toBe(2);
+  }, 120_000);
+
+  it('no token, another scheme, a malformed or unknown token, an API key and a session cookie all answer 401 UNAUTHENTICATED', async () => {
+    const account = await newAccount();
+    const session = await signIn(account.accountId);
+    expectUnauthenticated(await gql(query));
+    expectUnauthenticated(await gql(query, { headers: { authorization: `Basic ${token}` } }));
+    expectUnauthenticated(await gql(query, { token: `${token}0` }));
+    expectUnauthenticated(await gql(query, { token: `svc_op_v1_${'0'.repeat(64)}` }));
+    expectUnauthenticated(await gql(query, { token: account.apiKey }));
+    expectUnauthenticated(await gql(query, { headers: { cookie: session.cookie, 'x-csrf-token': session.csrfToken } }));
+    expect((await gql(query, { token })).status).toBe(200);
+  });
+
+  it('without SVC_GRAPHQL_IDE there is no IDE page and no introspection', async () => {
+    expect((await api('/api/graphql', { headers: { accept: 'text/html' } })).status).toBe(405);
+    const refused = await gql('query { __schema { types { name } } }', { token });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'invalid_request', graphql_code: 'GRAPHQL_VALIDATION_FAILED' });
+  });
+});
+
+describe('GraphQL query limits', () => {
+  it('refuses a query nested too deeply with query_too_complex, before resolving anything', async () => {
+    const deep = 'query ($id: ID!) { account(id: $id) { recentJobs { account { recentJobs { account { recentJobs { account { recentJobs { account { id } } } } } } } } } }';
+    const error = await gqlError(deep, { token, variables: { id: 'acct_00000000000000000000000000000000' } }, 'query_too_complex');
+    expect(error.message).toMatch(/^The query is nested too deeply/);
+  });
+
+  it('refuses a query that asks for too much at once, and accepts the same shape asking for less', async () => {
+    const heavy = 'query { accounts(first: 100) { edges { node { recentJobs(first: 50) { id kind status createdAt finishedAt } } } } }';
+    await gqlError(heavy, { token }, 'query_too_complex');
+    await gqlData('query { accounts(first: 10) { edges { node { recentJobs(first: 50) { id kind status createdAt finishedAt } } } } }', { token });
+  });
+
+  it('refuses a page size outside 1 to 100 with invalid_request', async () => {
+    const error = await gqlError('query { accounts(first: 101) { edges { cursor } } }', { token }, 'invalid_request');
+    expect(error.extensions.details).toEqual([{ field: 'first', reason: 'invalid value' }]);
+  });
+
+  it('refuses a body over 64 KiB with 413 request_too_large', async () => {
+    const response = await gql(`query { serviceStatus { backlog } } # ${'x'.repeat(64 * 1024)}`, { token });
+    expect(response.status).toBe(413);
+    expect(response.body.errors?.map((error: any) => error.extensions.code)).toEqual(['request_too_large']);
+  });
+
+  it('refuses a malformed cursor with invalid_cursor', async () => {
+    await gqlError('query { accounts(first: 1, after: "!!") { edges { cursor } } }', { token }, 'invalid_cursor');
+  });
+});

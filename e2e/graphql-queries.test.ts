@@ -1,0 +1,212 @@
+// The internal GraphQL API, reads: every query against the real web process and database,
+// each compared with what REST answers the customer for the same object.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, newAccount, serviceDb, type TestAccount } from './support/api.ts';
+import { camel, gqlData, operatorToken } from './support/graphql.ts';
+import { createGroup, newTemplate, settled } from './support/groups.ts';
+
+let token: string;
+let account: TestAccount;
+
+beforeAll(async () => {
+  token = await operatorToken('queries');
+  account = await newAccount({ plan: 'growth', credits: 40 });
+});
+
+const accountFields = `id plan status email createdAt suspendedAt reserved overageThisMonth
+  balances { freeMonthly subscription trial pack }
+  keys { id accountId name displayPrefix status createdAt revokedAt lastUsedAt monthlyOverageCap }`;
+const jobFields = `id kind accountId keyId reference status credit createdAt startedAt finishedAt attempts removedFromHistory retryOf
+  template { id version } artifact { mediaType byteSize sha256 expiresAt removedReason } error { category code }`;
+
+/** The REST job without its download link, in GraphQL's names (REST omits a job's absent reference; GraphQL answers null). */
+function restJob(body: Record<string, any>) {
+  const { download: _download, template, artifact, error, ...rest } = body;
+  return { ...camel(rest), reference: rest.reference ?? null, template, artifact: artifact && camel(artifact), error };
+}
+
+describe('GraphQL queries', () => {
+  it('account: balances, reserved and overage as GET /v1/me, keys as GET /v1/keys', async () => {
+    await api('/v1/keys', { method: 'POST', key: account.apiKey, body: { name: 'second' } });
+    const me = (await api('/v1/me', { key: account.apiKey })).body;
+    const keys = (await api('/v1/keys', { key: account.apiKey })).body.data;
+    const data = await gqlData(`query ($id: ID!) { account(id: $id) { ${accountFields} } }`, { token, variables: { id: account.accountId } });
+    const { balances, keys: gotKeys, createdAt, suspendedAt, ...rest } = data.account;
+    expect(rest).toEqual({ id: me.id, plan: me.plan, status: me.status, email: me.email, reserved: me.reserved, overageThisMonth: me.overage_this_month });
+    expect(balances).toEqual(camel(me.balances));
+    expect(gotKeys.map(({ accountId, ...key }: any) => key)).toEqual(keys.map(camel));
+    expect(gotKeys.every((key: any) => key.accountId === account.accountId)).toBe(true);
+    expect(typeof createdAt).toBe('string');
+    expect(suspendedAt).toBeNull();
+  });
+
+  it('account: an unknown id answers null', async () => {
+    const data = await gqlData('query { account(id: "acct_00000000000000000000000000000000") { id } }', { token });
+    expect(data.account).toBeNull();
+  });
+
+  it('accounts: found by id, by a key prefix and by a whole key; filtered by plan and status; paged with cursors', async () => {
+    const query = `query ($search: String, $plan: Plan, $status: AccountStatus, $first: Int!, $after: String) {
+      accounts(search: $search, plan: $plan, status: $status, first: $first, after: $after) { edges { cursor node { id plan status } } pageInfo { hasNextPage endCursor } } }`;
+    const byId = await gqlData(query, { token, variables: { search: account.accountId, first: 5 } });
+    expect(byId.accounts.edges.map((edge: any) => edge.node.id)).toEqual([account.accountId]);
+    const byKey = await gqlData(query, { token, variables: { search: account.apiKey, first: 5 } });
+    expect(byKey.accounts.edges.map((edge: any) => edge.node.id)).toEqual([account.accountId]);
+    const byPrefix = await gqlData(query, { token, variables: { search: account.apiKey.slice(0, 14), first: 100 } });
+    expect(byPrefix.accounts.edges.map((edge: any) => edge.node.id)).toContain(account.accountId);
+    const wrongPlan = await gqlData(query, { token, variables: { search: account.accountId, plan: 'free', first: 5 } });
+    expect(wrongPlan.accounts.edges).toEqual([]);
+    const suspended = await gqlData(query, { token, variables: { search: account.accountId, status: 'suspended', first: 5 } });
+    expect(suspended.accounts.edges).toEqual([]);
+
+    // three growth accounts of this test, paged two at a time: every account once, newest first
+    const mine = [account.accountId, (await newAccount({ plan: 'growth' })).accountId, (await newAccount({ plan: 'growth' })).accountId];
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const data: any = await gqlData(query, { token, variables: { plan: 'growth', first: 2, after } });
+      seen.push(...data.accounts.edges.map((edge: any) => edge.node.id));
+      expect(data.accounts.edges.every((edge: any) => edge.node.plan === 'growth')).toBe(true);
+      if (!data.accounts.pageInfo.hasNextPage) break;
+      after = data.accounts.pageInfo.endCursor;
+      expect(after).toBe(data.accounts.edges.at(-1).cursor);
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    const positions = mine.map((id) => seen.indexOf(id));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => b - a)).toEqual(positions);
+  });
+
+  it('renderJob and renderJobs: the values of GET /v1/pdf/{id} and /v1/image/{id}; filters by account, status, category, kind and time', async () => {
+    const pdf = await api('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html: '<p>ok</p>', reference: 'inv-1' } });
+    expect(pdf.body.status).toBe('succeeded');
+    const failed = await api('/v1/image', { method: 'POST', key: account.apiKey, body: { html: '<img src="https://example.com/x.png">', image: { format: 'png' } } });
+    expect(failed.body.status).toBe('failed');
+
+    for (const [path, body] of [[`/v1/pdf/${pdf.body.id}`, pdf.body], [`/v1/image/${failed.body.id}`, failed.body]] as const) {
+      const rest = (await api(path, { key: account.apiKey })).body;
+      const data = await gqlData(`query ($id: ID!) { renderJob(id: $id) { ${jobFields} account { id } } }`, { token, variables: { id: body.id } });
+      const { kind, accountId, keyId, startedAt, attempts, removedFromHistory, retryOf, account: owner, ...shared } = data.renderJob;
+      expect(shared).toEqual(restJob(rest));
+      expect({ kind, accountId, owner, removedFromHistory, retryOf }).toEqual({
+        kind: body.id.startsWith('pdf_') ? 'pdf' : 'image',
+        accountId: account.accountId,
+        owner: { id: account.accountId },
+        removedFromHistory: false,
+        retryOf: null,
+      });
+      expect(keyId).toMatch(/^key_/);
+      expect(attempts).toBeGreaterThanOrEqual(1);
+      expect(typeof startedAt).toBe('string');
+    }
+
+    const list = `query ($filter: RenderJobFilter) { renderJobs(filter: $filter, first: 100) { edges { node { id } } pageInfo { hasNextPage } } }`;
+    const ids = async (filter: Record<string, unknown>) => (await gqlData(list, { token, variables: { filter } })).renderJobs.edges.map((edge: any) => edge.node.id);
+    expect(await ids({ accountId: account.accountId })).toEqual([failed.body.id, pdf.body.id]);
+    expect(await ids({ accountId: account.accountId, status: 'failed' })).toEqual([failed.body.id]);
+    expect(await ids({ accountId: account.accountId, errorCategory: failed.body.error.category })).toEqual([failed.body.id]);
+    expect(await ids({ accountId: account.accountId, kind: 'pdf' })).toEqual([pdf.body.id]);
+    expect(await ids({ accountId: account.accountId, createdFrom: failed.body.created_at })).toEqual([failed.body.id]);
+    expect(await ids({ accountId: account.accountId, createdBefore: failed.body.created_at })).toEqual([pdf.body.id]);
+    expect((await gqlData('query { renderJob(id: "pdf_00000000000000000000000000000000") { id } }', { token })).renderJob).toBeNull();
+
+    const recent = await gqlData(`query ($id: ID!) { account(id: $id) { recentJobs(first: 1) { id } } }`, { token, variables: { id: account.accountId } });
+    expect(recent.account.recentJobs).toEqual([{ id: failed.body.id }]);
+  });
+
+  it('template with its versions, brandKit and webhook with its delivery log: the values REST answers', async () => {
+    const template = (await api('/v1/templates', { method: 'POST', key: account.apiKey, body: { source: '<h1>{{ name }}</h1>', name: 'Invoice', tags: ['a'] } })).body;
+    await api(`/v1/templates/${template.id}/versions`, { method: 'POST', key: account.apiKey, body: { source: '<h2>{{ name }}</h2>' } });
+    const restTemplate = (await api(`/v1/templates/${template.id}`, { key: account.apiKey })).body;
+    const restVersion1 = (await api(`/v1/templates/${template.id}/versions/1`, { key: account.apiKey })).body;
+    const gotTemplate = (
+      await gqlData(`query ($id: ID!) { template(id: $id) { id accountId name tags createdAt archivedAt latestVersion archiveHistory { archivedAt restoredAt } versions { version createdAt source schema sizes } } }`, {
+        token,
+        variables: { id: template.id },
+      })
+    ).template;
+    expect(gotTemplate).toMatchObject({ id: restTemplate.id, accountId: account.accountId, name: restTemplate.name, tags: restTemplate.tags, createdAt: restTemplate.created_at, archivedAt: null, latestVersion: 2, archiveHistory: [] });
+    expect(gotTemplate.versions.map((version: any) => version.version)).toEqual([2, 1]);
+    expect(gotTemplate.versions[0]).toMatchObject({ source: restTemplate.source, schema: restTemplate.schema, sizes: restTemplate.sizes });
+    expect(gotTemplate.versions[1]).toEqual({ version: 1, createdAt: restVersion1.created_at, source: restVersion1.source, schema: restVersion1.schema, sizes: restVersion1.sizes });
+
+    const kit = (await api('/v1/brand-kits', { method: 'POST', key: account.apiKey, body: { name: 'Acme', colours: ['#112233'] } })).body;
+    const restKit = (await api(`/v1/brand-kits/${kit.id}`, { key: account.apiKey })).body;
+    const gotKit = (
+      await gqlData(`query ($id: ID!) { brandKit(id: $id) { id accountId name colours toneGuidance createdAt updatedAt archivedAt assets { id kind mediaType byteSize createdAt } archiveHistory { archivedAt restoredAt } } }`, {
+        token,
+        variables: { id: kit.id },
+      })
+    ).brandKit;
+    expect(gotKit).toEqual({ ...camel(restKit), accountId: account.accountId });
+
+    const hook = (await api('/v1/webhooks', { method: 'POST', key: account.apiKey, body: { url: 'https://93.184.215.14/hooks' } })).body;
+    await api(`/v1/webhooks/${hook.id}/test`, { method: 'POST', key: account.apiKey });
+    const restHook = (await api(`/v1/webhooks/${hook.id}`, { key: account.apiKey })).body;
+    const restLog = (await api(`/v1/webhooks/${hook.id}/deliveries`, { key: account.apiKey })).body.data;
+    const gotHook = (
+      await gqlData(`query ($id: ID!) { webhook(id: $id) { id accountId url events status disabledReason displayPrefix lastDeliveryAt failureCount createdAt previousSecretExpiresAt deliveries { id event createdAt statusCode isTest retryCount } } }`, {
+        token,
+        variables: { id: hook.id },
+      })
+    ).webhook;
+    const { deliveries, accountId, ...hookFields } = gotHook;
+    expect(hookFields).toEqual(camel(restHook));
+    expect(accountId).toBe(account.accountId);
+    expect(deliveries).toEqual(restLog.map(camel));
+
+    for (const [field, id] of [['template', 'tpl_'], ['brandKit', 'kit_'], ['webhook', 'wh_']] as const) {
+      expect((await gqlData(`query { ${field}(id: "${id}${'0'.repeat(32)}") { id } }`, { token }))[field]).toBeNull();
+    }
+  });
+
+  it('group: a batch with the state, row states and error codes of GET /v1/batches/{id}, members as render jobs', async () => {
+    // the second row reaches for the network, which fails its render
+    const source = '{% if fail %}<img src="http://127.0.0.1:9/pixel.png">{% endif %}<h1>Row {{ name }}</h1>';
+    const template = await newTemplate(account.apiKey, { name: 'Rows', source });
+    const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'pdf', rows: [{ name: 'a' }, { name: 'b', fail: true }] });
+    expect(created.status).toBe(201);
+    const batch = await settled('batches', account.apiKey, created.body.id);
+    const data = await gqlData(
+      `query ($id: ID!) { group(id: $id) { id kind accountId templateId version format state createdAt cancelledAt
+        members { position pageOrSizeId state errorCode job { id status accountId } } } }`,
+      { token, variables: { id: batch.id } },
+    );
+    const group = data.group;
+    expect(group).toMatchObject({ id: batch.id, kind: 'batch', accountId: account.accountId, templateId: batch.template_id, version: batch.version, format: 'pdf', state: batch.state, createdAt: batch.created_at, cancelledAt: null });
+    expect(group.state).toBe('partial');
+    expect(group.members.map((member: any) => [member.position, member.state, member.errorCode])).toEqual(
+      batch.rows.map((row: any) => [row.position, row.state, row.error?.code ?? null]),
+    );
+    for (const member of group.members) {
+      expect(member.pageOrSizeId).toBeNull();
+      expect(member.job.accountId).toBe(account.accountId);
+      expect((await api(`/v1/pdf/${member.job.id}`, { key: account.apiKey })).body.status).toBe(member.job.status);
+    }
+    for (const id of [`batch_${'0'.repeat(32)}`, 'not-an-id']) expect((await gqlData('query ($id: ID!) { group(id: $id) { id } }', { token, variables: { id } })).group).toBeNull();
+  });
+
+  it('testimonials lists the ones pending review, newest first', async () => {
+    const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const [index, id] of ids.entries()) {
+      await serviceDb().testimonial.create({ data: { id, name: `N${index}`, company: 'C', quote: 'Q', clientAddress: '192.0.2.1', createdAt: new Date(Date.now() + 60_000 + index) } });
+    }
+    const data = await gqlData('query { testimonials(first: 2) { edges { node { id name company quote createdAt reviewedAt } } pageInfo { hasNextPage } } }', { token });
+    expect(data.testimonials.edges.map((edge: any) => edge.node.id)).toEqual([ids[1], ids[0]]);
+    expect(data.testimonials.edges[0].node).toMatchObject({ name: 'N1', company: 'C', quote: 'Q', reviewedAt: null });
+  });
+
+  it('serviceStatus: backlog, workers seen, failures of the last hour by category, uptime', async () => {
+    const data = await gqlData('query { serviceStatus { status backlog running workersSeen browserRestarts finishedLastHour failureRates { category failed rate } uptimePercent uptimeDays } }', { token });
+    const status = data.serviceStatus;
+    expect(status.workersSeen).toBeGreaterThanOrEqual(1);
+    expect(status.backlog).toBeGreaterThanOrEqual(0);
+    expect(status.browserRestarts).toBeGreaterThanOrEqual(0);
+    const [failedHour] = await serviceDb().$queryRaw<{ finished: number }[]>`
+      SELECT count(*)::int AS finished FROM render_jobs WHERE status IN ('succeeded', 'failed') AND finished_at >= now() - interval '1 hour'`;
+    expect(status.finishedLastHour).toBeLessThanOrEqual(failedHour!.finished);
+    expect(status.finishedLastHour).toBeGreaterThan(0);
+    for (const rate of status.failureRates) expect(rate.rate).toBeCloseTo(rate.failed / status.finishedLastHour, 6);
+    expect(['operational', 'degraded', 'downtime', 'maintenance']).toContain(status.status);
+  });
+});

@@ -1,0 +1,115 @@
+import type { Tx } from '@svc/db';
+import { reserveCredit } from '../credits/reserve-credit.ts';
+import { taskPriority } from '../jobs/catalog.ts';
+import { enqueue } from '../jobs/enqueue.ts';
+import { DomainError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import { defaultFilename, safeName } from '../renders/filename.ts';
+import { accountConcurrency, keyConcurrency } from '../renders/admit-render-job.ts';
+import type { RenderOptions } from '../renders/render-spec.ts';
+
+export interface AdmitPendingMembersOptions {
+  accountId: string;
+  now: Date;
+  /** Live group member jobs the account may hold at once (SVC_GROUP_CONCURRENCY). */
+  groupConcurrency: number;
+}
+
+interface PendingMember {
+  group_id: string;
+  position: number;
+  key_id: string | null;
+  overage_cap: number | null;
+  template_id: string;
+  template_version: number;
+  template_name: string | null;
+  html: string;
+  options: RenderOptions;
+  asset_ids: string[] | null;
+}
+
+/** How many pending members one pass looks at; the account's live-job limit admits far fewer. */
+const scanLimit = 200;
+
+/**
+ * Admits pending group members of an account while its concurrency allows (16 live jobs per
+ * account, 8 per key: the key that created the group, and SVC_GROUP_CONCURRENCY live member
+ * jobs, so a batch keeps a few renders in flight and never fills the worker's task slots and
+ * browser queue ahead of single renders), oldest group first and in position order. Each admitted member becomes a normal render job with its own credit reservation,
+ * queued at bulk priority. A member the account cannot pay for fails at once with
+ * insufficient_credits, with no job and no charge (a retry takes it up again). The caller
+ * holds the account row lock, so admissions of one account never race. Returns how many
+ * members became jobs.
+ */
+export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurrency }: AdmitPendingMembersOptions): Promise<number> {
+  const [account] = await tx.$queryRaw<{ plan: 'scale' | 'growth' | 'starter' | 'pack' | 'free'; status: string }[]>`
+    SELECT plan::text AS plan, status::text AS status FROM accounts WHERE id = ${accountId}`;
+  if (!account || account.status !== 'active') return 0;
+  const live = await liveJobs(tx, accountId);
+  let accountLive = live.account;
+  let groupLive = live.groups;
+  if (accountLive >= accountConcurrency || groupLive >= groupConcurrency) return 0;
+
+  const pending = await tx.$queryRaw<PendingMember[]>`
+    SELECT m.group_id, m.position, g.key_id, k.monthly_overage_cap AS overage_cap, g.template_id, g.template_version,
+           t.name AS template_name, m.html, m.options, m.asset_ids
+      FROM render_group_members m
+      JOIN render_groups g ON g.id = m.group_id
+      JOIN templates t ON t.id = g.template_id
+      LEFT JOIN api_keys k ON k.id = g.key_id
+     WHERE m.account_id = ${accountId} AND m.state = 'pending'
+     ORDER BY g.created_at, g.id, m.position
+     LIMIT ${scanLimit}`;
+  let admitted = 0;
+  for (const member of pending) {
+    if (accountLive >= accountConcurrency || groupLive >= groupConcurrency) break;
+    const keyLive = live.byKey.get(member.key_id) ?? 0;
+    if (keyLive >= keyConcurrency) continue;
+    const jobId = newId(member.options.kind === 'pdf' ? 'pdf_' : 'image_');
+    try {
+      await reserveCredit(tx, { accountId, plan: account.plan, jobId, keyId: member.key_id, overageCap: member.overage_cap, now });
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'insufficient_credits') throw error;
+      await tx.$executeRaw`
+        UPDATE render_group_members SET state = 'failed', error_code = 'insufficient_credits'
+         WHERE group_id = ${member.group_id} AND position = ${member.position}`;
+      continue;
+    }
+    const filename = defaultFilename(now, safeName(member.template_name ?? '') || member.template_id);
+    await tx.$executeRaw`
+      WITH job AS (
+        INSERT INTO render_jobs (id, account_id, key_id, kind, filename, template_id, template_version, options, group_id, created_at)
+        VALUES (${jobId}, ${accountId}, ${member.key_id}, ${member.options.kind}::"RenderKind", ${filename}, ${member.template_id},
+                ${member.template_version}, ${JSON.stringify(member.options)}::jsonb, ${member.group_id}, ${now})
+        RETURNING id),
+      input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${member.html} FROM job),
+      assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${member.asset_ids ?? []}::text[]))
+      UPDATE render_group_members SET state = 'admitted', job_id = (SELECT id FROM job), error_code = NULL
+       WHERE group_id = ${member.group_id} AND position = ${member.position}`;
+    await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}`, priority: taskPriority.bulk });
+    accountLive += 1;
+    groupLive += 1;
+    live.byKey.set(member.key_id, keyLive + 1);
+    admitted += 1;
+  }
+  return admitted;
+}
+
+/** Queued and running jobs of the account, in all and per key (null: jobs made without a key). */
+export async function liveJobs(tx: Tx, accountId: string): Promise<{ account: number; groups: number; byKey: Map<string | null, number> }> {
+  const rows = await tx.$queryRaw<{ key_id: string | null; live: number; groups: number }[]>`
+    SELECT key_id, count(*)::int AS live, (count(*) FILTER (WHERE group_id IS NOT NULL))::int AS groups FROM render_jobs
+     WHERE account_id = ${accountId} AND status IN ('queued', 'running') GROUP BY key_id`;
+  return {
+    account: rows.reduce((sum, row) => sum + row.live, 0),
+    groups: rows.reduce((sum, row) => sum + row.groups, 0),
+    byKey: new Map(rows.map((row) => [row.key_id, row.live])),
+  };
+}
+
+/** The concurrency code answered when an account or key has no room at all. */
+export function concurrencyRefusal(live: { account: number; byKey: Map<string | null, number> }, keyId: string | null): DomainError | null {
+  if (live.account >= accountConcurrency) return new DomainError('account_concurrency_limited', { retryAfterSeconds: 1 });
+  if ((live.byKey.get(keyId) ?? 0) >= keyConcurrency) return new DomainError('key_concurrency_limited', { retryAfterSeconds: 1 });
+  return null;
+}

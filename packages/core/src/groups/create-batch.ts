@@ -1,0 +1,46 @@
+import { type BatchCreate, batchRowAllowance } from '@svc/contracts';
+import type { Principal } from '../auth/principal.ts';
+import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { readCanvas } from '../templates/canvas.ts';
+import { type CreateGroupResult, createRenderGroup, openGroupRequest } from './create-render-group.ts';
+import { evaluateMember, mapBounded, memberOptions, validateMemberData } from './member-input.ts';
+
+export interface CreateBatchOptions {
+  principal: Principal;
+  request: BatchCreate;
+  idempotencyKey: string | null;
+}
+
+/**
+ * A batch (spec 2.9, 4.9): one render of the pinned version per data row. The row count is
+ * held to the plan's allowance (400 batch_row_limit with plan_limit), every row is validated
+ * against the version's schema, then evaluated, before any job exists; a bad row answers 400
+ * naming rows.N and nothing is created or charged.
+ */
+export async function createBatch(ctx: ServiceContext, { principal, request, idempotencyKey }: CreateBatchOptions): Promise<CreateGroupResult> {
+  const { group, replay } = await openGroupRequest(ctx, { principal, kind: 'batch', request, idempotencyKey });
+  if (replay) return replay;
+  const { resolved } = group;
+
+  const limit = batchRowAllowance[principal.plan];
+  if (request.rows.length > limit) throw new DomainError('batch_row_limit', { planLimit: { plan: principal.plan, limit } });
+  const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: resolved.source, sourceField: 'template_id' });
+  await validateMemberData(
+    resolved.schema,
+    request.rows.map((data, index) => ({ data, field: `rows.${index}` })),
+    brand,
+  );
+  const canvas = readCanvas(resolved.source);
+  const options = memberOptions(request.format, canvas.kind === 'canvas' ? canvas.canvas : null);
+  const members = await mapBounded(request.rows, 8, async (data, index) => ({
+    label: null,
+    name: null,
+    width: null,
+    height: null,
+    options,
+    ...(await evaluateMember(ctx, principal.accountId, { source: resolved.source, data, field: `rows.${index}`, brand })),
+  }));
+  return createRenderGroup(ctx, group, members);
+}

@@ -1,0 +1,10 @@
+import type { GroupKind } from '@svc/db';
+
+/** Id prefix and route segment of each kind of group (spec 2.1, 4.9). */
+export const groupKinds = {
+  batch: { prefix: 'batch_', path: 'batches' },
+  carousel: { prefix: 'carousel_', path: 'carousels' },
+  image_pack: { prefix: 'pack_', path: 'image-packs' },
+} as const satisfies Record<GroupKind, { prefix: string; path: string }>;
+
+export type { GroupKind };

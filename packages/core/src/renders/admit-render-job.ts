@@ -1,0 +1,88 @@
+import type { DbOrTx, Plan, Tx } from '@svc/db';
+import { reserveCredit } from '../credits/reserve-credit.ts';
+import { enqueue } from '../jobs/enqueue.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { newId } from '../shared/ids.ts';
+import type { RenderKind } from './render-spec.ts';
+
+/** Live (queued or running) jobs allowed at once (spec part 8). */
+export const accountConcurrency = 16;
+export const keyConcurrency = 8;
+const concurrencyRetrySeconds = 1;
+const overloadRetrySeconds = 5;
+
+export interface AdmittedRenderJob {
+  accountId: string;
+  plan: Plan;
+  /** The key the job counts against (concurrency, overage); null counts the account's keyless work. */
+  keyId: string | null;
+  overageCap: number | null;
+  kind: RenderKind;
+  reference: string | null;
+  filename: string;
+  template: { id: string; version: number } | null;
+  /** Effective render options, as the renderer receives them. */
+  options: unknown;
+  /** The evaluated html. */
+  html: string;
+  /** Assets the html references, captured with the job. */
+  assetIds: string[];
+  /** The failed job an operator's retry is made from. */
+  retryOf: string | null;
+  now: Date;
+}
+
+/** 503 overloaded while the queue already holds SVC_MAX_RENDER_BACKLOG renders. */
+export async function refuseWhenOverloaded(ctx: ServiceContext): Promise<void> {
+  if (await backlogFull(ctx.db, ctx.config.maxRenderBacklog)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+}
+
+/** Serialises admissions of one account: concurrency counts and idempotency keys cannot race. */
+export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<void> {
+  await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+}
+
+/**
+ * The admission every new render goes through, inside the caller's transaction holding the
+ * account lock: the concurrency limits, one credit reserved, the job and its input recorded,
+ * its assets captured, and the render task enqueued. REST creation and an operator's retry
+ * both come here, so both follow the same rules and billing. Returns the new job's id.
+ */
+export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
+  const { accountId, keyId, kind, now } = job;
+  // a session's "key" count is the account's jobs made without a key (README: principals)
+  const [live] = await tx.$queryRaw<{ account: number; key: number }[]>`
+    SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
+      FROM render_jobs WHERE account_id = ${accountId} AND status IN ('queued', 'running')`;
+  if ((live?.account ?? 0) >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+  if ((live?.key ?? 0) >= keyConcurrency) throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+
+  const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
+  await reserveCredit(tx, { accountId, plan: job.plan, jobId, keyId, overageCap: job.overageCap, now });
+  // the job and its input in one statement
+  await tx.$executeRaw`
+    WITH created AS (
+      INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, options, retry_of, created_at)
+      VALUES (${jobId}, ${accountId}, ${keyId}, ${kind}::"RenderKind", ${job.reference}, ${job.filename},
+              ${job.template?.id ?? null}, ${job.template?.version ?? null}, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}, ${now})
+      RETURNING id)
+    INSERT INTO render_inputs (job_id, html) SELECT id, ${job.html} FROM created`;
+  // assets are immutable, so capturing the ids captures the exact bytes the worker will serve
+  if (job.assetIds.length > 0) {
+    await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${job.assetIds}::text[])`;
+  }
+  await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
+  return jobId;
+}
+
+/** Whether the queue already holds `bound` jobs; counts no further than that. */
+async function backlogFull(db: DbOrTx, bound: number): Promise<boolean> {
+  const [row] = await db.$queryRaw<{ queued: number }[]>`
+    SELECT count(*)::int AS queued FROM (SELECT 1 FROM render_jobs WHERE status = 'queued' LIMIT ${bound}) AS backlog`;
+  return (row?.queued ?? 0) >= bound;
+}
+
+export function isTerminal(job: { status: string } | null): boolean {
+  return job !== null && job.status !== 'queued' && job.status !== 'running';
+}

@@ -1,0 +1,69 @@
+import type { TemplateBuildDraft } from '@svc/contracts';
+import type { Prisma } from '@svc/db';
+import type { ServiceContext } from '../shared/context.ts';
+import type { TemplateVersionRecord } from '../shared/records.ts';
+import { DomainError } from '../shared/errors.ts';
+import { schemaColumn } from '../templates/template-fields.ts';
+import { type ChatMessageOptions, findChatMessage } from './chat-records.ts';
+import { checkPublishable } from './message-rules.ts';
+
+export interface ApplyChatMessageOptions extends ChatMessageOptions {
+  save: boolean;
+}
+
+/** saved: a new version (201); already: the version saved before (200); recorded: save false (204). */
+export type ApplyOutcome = { kind: 'saved' | 'already'; version: TemplateVersionRecord } | { kind: 'recorded' };
+
+/**
+ * Applies the chat's current message (spec 3.3): save true publishes its draft as the
+ * template's next version, once (a repeat answers that version); save false records the
+ * decision. Either way the chat's current message counts as reviewed. Only the current
+ * succeeded message can be applied, and an archived template takes no versions (409).
+ */
+export async function applyChatMessage(ctx: ServiceContext, options: ApplyChatMessageOptions): Promise<ApplyOutcome> {
+  const found = await findChatMessage(ctx, options);
+  const now = ctx.clock();
+  return ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM template_builds WHERE id = ${found.chat.id} FOR UPDATE`;
+    const chat = await tx.templateBuild.findUniqueOrThrow({ where: { id: found.chat.id } });
+    const message = await tx.templateMessage.findUniqueOrThrow({ where: { id: found.message.id } });
+    if (message.decision === 'saved' && message.appliedVersion !== null) {
+      const version = await tx.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: options.templateId, version: message.appliedVersion } } });
+      return { kind: 'already', version };
+    }
+    if (message.state !== 'succeeded' || chat.draftMessageId !== message.id) throw new DomainError('operation_conflict');
+    if (!options.save) {
+      await tx.templateMessage.update({ where: { id: message.id }, data: { decision: 'kept' } });
+      await tx.templateBuild.update({ where: { id: chat.id }, data: { reviewed: true, updatedAt: now } });
+      return { kind: 'recorded' };
+    }
+    const draft = message.draft as TemplateBuildDraft;
+    const rows = await tx.$queryRaw<{ latest_version: number; input_mode: 'html' | 'blank' }[]>`
+      SELECT latest_version, input_mode::text AS input_mode FROM templates WHERE id = ${options.templateId} AND archived_at IS NULL FOR UPDATE`;
+    const template = rows[0];
+    if (!template) throw new DomainError('operation_conflict');
+    const content = await checkPublishable(draft, template.input_mode);
+    const number = template.latest_version + 1;
+    await tx.template.update({ where: { id: options.templateId }, data: { latestVersion: number } });
+    const version = await tx.templateVersion.create({
+      data: { templateId: options.templateId, version: number, source: content.source, schema: schemaColumn(content.schema), sizes: [] as Prisma.InputJsonValue, createdAt: now },
+    });
+    await tx.templateMessage.update({ where: { id: message.id }, data: { decision: 'saved', appliedVersion: number } });
+    await tx.templateBuild.update({ where: { id: chat.id }, data: { reviewed: true, updatedAt: now } });
+    return { kind: 'saved', version };
+  });
+}
+
+/** Discards the chat's current message: the template is unchanged, the decision recorded (repeat: the same). */
+export async function discardChatMessage(ctx: ServiceContext, options: ChatMessageOptions): Promise<void> {
+  const found = await findChatMessage(ctx, options);
+  const now = ctx.clock();
+  await ctx.db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM template_builds WHERE id = ${found.chat.id} FOR UPDATE`;
+    const chat = await tx.templateBuild.findUniqueOrThrow({ where: { id: found.chat.id } });
+    const message = await tx.templateMessage.findUniqueOrThrow({ where: { id: found.message.id } });
+    if (message.state !== 'succeeded' || chat.draftMessageId !== message.id || message.decision === 'saved') throw new DomainError('operation_conflict');
+    await tx.templateMessage.update({ where: { id: message.id }, data: { decision: 'discarded' } });
+    await tx.templateBuild.update({ where: { id: chat.id }, data: { reviewed: true, updatedAt: now } });
+  });
+}

@@ -1,0 +1,34 @@
+import type { TemplateMessage } from '@svc/db';
+import { releaseCredits } from '../credits/reserve-credits.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import type { GetMessageDraftOptions } from './get-build-draft.ts';
+import { buildNotFound, findOwnedBuild } from './get-template-build.ts';
+
+/** Cancels a build's pending message (spec 3.2); see cancelPendingMessage. */
+export async function cancelBuildMessage(ctx: ServiceContext, options: GetMessageDraftOptions): Promise<TemplateMessage> {
+  const build = await findOwnedBuild(ctx, options);
+  return cancelPendingMessage(ctx, build.id, options.messageId, buildNotFound);
+}
+
+/**
+ * Cancels a pending message of a build or chat: cancelled and its reservation released in one
+ * transaction. The pipeline's every write is fenced on a pending state, so a worker still
+ * talking to the model finds the message cancelled and drops its result. A message that
+ * already ended answers 409 operation_conflict; one not of the build, `missing()`.
+ */
+export async function cancelPendingMessage(ctx: ServiceContext, buildId: string, messageId: string, missing: () => DomainError): Promise<TemplateMessage> {
+  const now = ctx.clock();
+  return ctx.db.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      UPDATE template_messages SET state = 'cancelled', finished_at = ${now}, lease_expires_at = NULL
+       WHERE id = ${messageId} AND build_id = ${buildId} AND state IN ('queued', 'running', 'previewing')
+      RETURNING id`;
+    if (rows.length === 0) {
+      const exists = await tx.templateMessage.findFirst({ where: { id: messageId, buildId }, select: { id: true } });
+      throw exists ? new DomainError('operation_conflict') : missing();
+    }
+    await releaseCredits(tx, messageId, now);
+    return tx.templateMessage.findUniqueOrThrow({ where: { id: messageId } });
+  });
+}

@@ -1,0 +1,60 @@
+// What chat use-cases hand back, and how a chat message of the account is found.
+import type { TemplateBuild, TemplateMessage } from '@svc/db';
+import type { ServiceContext } from '../shared/context.ts';
+import { notFound } from '../shared/errors.ts';
+
+export interface ChatMessageRecord {
+  chat: TemplateBuild;
+  message: TemplateMessage;
+  /** The median seconds of the service's last 20 succeeded model messages, or null. */
+  typicalSeconds: number | null;
+}
+
+export interface ChatMessageOptions {
+  accountId: string;
+  templateId: string;
+  messageId: string;
+}
+
+const messageIdPattern = /^msg_[0-9a-f]{32}$/;
+
+/** A message of the template's chat; anything foreign, missing or malformed answers 404 not_found. */
+export async function findChatMessage(ctx: ServiceContext, options: ChatMessageOptions): Promise<{ chat: TemplateBuild; message: TemplateMessage }> {
+  if (!messageIdPattern.test(options.messageId)) throw notFound();
+  // one snapshot: a message that just succeeded is seen with the chat state committed with it
+  const [message] = await ctx.db.$transaction(
+    [
+      ctx.db.templateMessage.findFirst({
+        where: { id: options.messageId, accountId: options.accountId, build: { templateId: options.templateId } },
+        include: { build: true },
+      }),
+    ],
+    { isolationLevel: 'RepeatableRead' },
+  );
+  if (!message) throw notFound();
+  const { build: chat, ...rest } = message;
+  return { chat, message: rest };
+}
+
+/** A message of any chat of the account (the /v1/ai-image-proposals routes name no template). */
+export async function findAnyChatMessage(ctx: ServiceContext, accountId: string, messageId: string): Promise<TemplateMessage> {
+  if (!messageIdPattern.test(messageId)) throw notFound();
+  const message = await ctx.db.templateMessage.findFirst({ where: { id: messageId, accountId, build: { templateId: { not: null } } } });
+  if (!message) throw notFound();
+  return message;
+}
+
+/** How long model messages take lately, for progress estimates: the median of the last 20 that succeeded. */
+export async function typicalMessageSeconds(ctx: ServiceContext): Promise<number | null> {
+  const rows = await ctx.db.$queryRaw<{ seconds: number | null }[]>`
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at))::float AS seconds
+      FROM (SELECT created_at, finished_at FROM template_messages
+             WHERE state = 'succeeded' AND credits > 0 AND finished_at IS NOT NULL
+             ORDER BY finished_at DESC LIMIT 20) AS recent`;
+  const seconds = rows[0]?.seconds;
+  return seconds === null || seconds === undefined ? null : Math.round(seconds);
+}
+
+export async function chatMessageRecord(ctx: ServiceContext, chat: TemplateBuild, message: TemplateMessage): Promise<ChatMessageRecord> {
+  return { chat, message, typicalSeconds: await typicalMessageSeconds(ctx) };
+}

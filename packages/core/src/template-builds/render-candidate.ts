@@ -1,0 +1,88 @@
+// A candidate's preview (spec 2.7): a normal render job, never billed (credit none), rendered
+// through the same claim, engine and finish as any job. The pipeline runs it here, in its own
+// task, so it reads the result as soon as it ends; if the worker dies meanwhile, render recovery
+// takes the job up like any other.
+import type { TemplateOutput } from '@svc/contracts';
+import { findAssetReferences } from '../assets/asset-references.ts';
+import { effectiveOptions } from '../renders/render-spec.ts';
+import { runRenderJob } from '../renders/run-render-job.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { newId } from '../shared/ids.ts';
+
+export interface CandidateRender {
+  jobId: string;
+  status: 'succeeded' | 'failed' | 'cancelled';
+  errorCategory: string | null;
+  errorCode: string | null;
+  /** The rendered file, for the review. */
+  bytes: Buffer | null;
+  mediaType: string | null;
+  pageCount: number | null;
+}
+
+export interface RenderCandidateOptions {
+  accountId: string;
+  keyId: string | null;
+  html: string;
+  output: TemplateOutput;
+}
+
+/** Records the preview job (queued, credit none) with its captured assets. */
+export async function createPreviewJob(ctx: ServiceContext, options: RenderCandidateOptions): Promise<string> {
+  const { output } = options;
+  const kind = output.type;
+  const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
+  const request = output.type === 'pdf' ? { html: options.html } : { html: options.html, image: { format: output.format, width: output.width, height: output.height } };
+  const renderOptions = effectiveOptions(kind, request as never);
+  // checked against the account at candidate time; captured now like any render's
+  const assetIds = findAssetReferences(options.html, 'source');
+  const now = ctx.clock();
+  await ctx.db.$transaction(async (tx) => {
+    await tx.$executeRaw`
+      WITH job AS (
+        INSERT INTO render_jobs (id, account_id, key_id, kind, credit, filename, options, created_at)
+        VALUES (${jobId}, ${options.accountId}, ${options.keyId}, ${kind}::"RenderKind", 'none'::"JobCredit", 'template-preview',
+                ${JSON.stringify(renderOptions)}::jsonb, ${now})
+        RETURNING id)
+      INSERT INTO render_inputs (job_id, html) SELECT id, ${options.html} FROM job`;
+    if (assetIds.length > 0) await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;
+  });
+  return jobId;
+}
+
+/** Renders a preview job in this task and reads its result (a job another worker holds is waited for). */
+export async function runPreviewJob(ctx: ServiceContext, jobId: string): Promise<CandidateRender> {
+  await runRenderJob(ctx, { jobId });
+  let job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+  // another claimer has it (recovery after a lost worker): wait for its end
+  for (let waited = 0; (job.status === 'queued' || job.status === 'running') && waited < ctx.config.renderLeaseMs * 2; waited += 1000) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (job.status === 'queued') await runRenderJob(ctx, { jobId });
+    job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+  }
+  if (job.status === 'queued' || job.status === 'running') throw new Error('preview job did not end');
+  let bytes: Buffer | null = null;
+  if (job.status === 'succeeded' && job.storageKey) {
+    const stored = await ctx.storage.open(job.storageKey);
+    if (stored) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
+      bytes = Buffer.concat(chunks);
+    }
+  }
+  return {
+    jobId,
+    status: job.status,
+    errorCategory: job.errorCategory,
+    errorCode: job.errorCode,
+    bytes,
+    mediaType: job.mediaType,
+    pageCount: bytes && job.mediaType === 'application/pdf' ? countPdfPages(bytes) : null,
+  };
+}
+
+/** Pages of a PDF the renderer wrote (its page tree's /Count); null when it cannot be read. */
+function countPdfPages(bytes: Buffer): number | null {
+  const counts = [...bytes.toString('latin1').matchAll(/\/Type\s*\/Pages\b[^>]*?\/Count\s+(\d+)/g)].map((match) => Number(match[1]));
+  return counts.length > 0 ? Math.max(...counts) : null;
+}
