@@ -10,11 +10,14 @@ import {
   recoverStaleRenders,
   recoverTemplateMessages,
   recoverWebhookDeliveries,
+  releaseLostTaskLocks,
   startHeartbeat,
   warnIfEgressAllowlisted,
+  workerApplicationName,
 } from '@svc/core';
 import { createDb } from '@svc/db';
-import { Logger, run } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger, run, type WorkerEvents } from 'graphile-worker';
 import { chromiumEngine } from './render-engine.ts';
 import { buildTaskList } from './task-list.ts';
 
@@ -41,8 +44,23 @@ const ctx = createServiceContext({ db, logger, config, renderEngine });
 // the browser starts with the worker so the first render finds it warm
 if (process.env.SVC_WORKER_LAZY_BROWSER !== '1') await renderEngine.start();
 
+// this process's row: its queue connections carry its name, and its queue pool is recorded as
+// soon as the runner makes it, so a worker that outlives this one can release what it held
+const presence = newWorkerPresence(ctx);
+const reportPresence = async () =>
+  recordWorkerPresence(ctx, presence, await renderEngine.browserLaunches()).catch((error: unknown) => logger.warn('presence report failed', { error: String(error) }));
+await reportPresence();
+const queueEvents: WorkerEvents = new EventEmitter();
+queueEvents.on('pool:create', ({ workerPool }) => {
+  presence.queuePoolId = workerPool.id;
+  void reportPresence();
+});
+const queueUrl = new URL(url);
+queueUrl.searchParams.set('application_name', workerApplicationName(presence));
+
 const runner = await run({
-  connectionString: url,
+  connectionString: queueUrl.toString(),
+  events: queueEvents,
   concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4),
   noHandleSignals: true,
   pollInterval: 1000,
@@ -58,7 +76,8 @@ const runner = await run({
     write(message, fields);
   }),
 });
-// jobs a vanished worker was rendering are taken up at once rather than at the next cron tick
+// tasks a vanished worker held and jobs it was rendering are taken up at once rather than at the next cron tick
+await releaseLostTaskLocks(ctx).catch((error: unknown) => logger.error('task lock release failed', { error: String(error) }));
 await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
 await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
 await recoverTemplateMessages(ctx).catch((error: unknown) => logger.error('AI message recovery failed', { error: String(error) }));
@@ -70,10 +89,6 @@ const handBackAfterMs = config.renderTimeoutMs + 15_000;
 // one heartbeat a minute: the public uptime and status read them
 const stopHeartbeat = startHeartbeat(ctx, 'worker');
 // and this process's own row, with its browser launches, for the operator status
-const presence = newWorkerPresence(ctx);
-const reportPresence = async () =>
-  recordWorkerPresence(ctx, presence, await renderEngine.browserLaunches()).catch((error: unknown) => logger.warn('presence report failed', { error: String(error) }));
-void reportPresence();
 const presenceTimer = setInterval(reportPresence, 60_000);
 presenceTimer.unref();
 

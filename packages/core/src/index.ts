@@ -70,6 +70,7 @@ export * from './settings/signing-secret.ts';
 export * from './status/get-public-stats.ts';
 export * from './status/get-service-status.ts';
 export * from './status/record-worker-presence.ts';
+export * from './status/release-lost-task-locks.ts';
 export * from './status/record-heartbeat.ts';
 export * from './status/set-maintenance.ts';
 export * from './status/status-rules.ts';

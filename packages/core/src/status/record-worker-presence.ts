@@ -8,21 +8,36 @@ export interface WorkerPresence {
   /** This process's row, made at start. */
   instanceId: string;
   startedAt: Date;
+  /** The queue pool this process locks tasks with, once the queue runner has made it. */
+  queuePoolId: string | null;
 }
 
 export function newWorkerPresence(ctx: ServiceContext): WorkerPresence {
-  return { instanceId: newId('wrk_'), startedAt: ctx.clock() };
+  return { instanceId: newId('wrk_'), startedAt: ctx.clock(), queuePoolId: null };
 }
 
 /**
- * Reports that this worker process is alive and how many browsers it has launched since it
- * started (the operator status counts workers seen and browser restarts from these rows).
+ * The application_name a worker process's queue connections carry. While the process lives,
+ * its queue holds a connection open (the one it listens for new tasks on); when it dies, the
+ * database drops its connections, so no session with this name is left.
+ */
+export function workerApplicationName(presence: WorkerPresence): string {
+  return `${workerApplicationPrefix}${presence.instanceId}`;
+}
+
+export const workerApplicationPrefix = 'svc-worker ';
+
+/**
+ * Reports that this worker process is alive, the queue pool it locks tasks with, and how many
+ * browsers it has launched since it started (the operator status counts workers seen and
+ * browser restarts from these rows).
  */
 export async function recordWorkerPresence(ctx: ServiceContext, presence: WorkerPresence, browserLaunches: number): Promise<void> {
   const now = ctx.clock();
   await ctx.db.$executeRaw`
-    INSERT INTO worker_instances (id, started_at, last_seen_at, browser_launches)
-    VALUES (${presence.instanceId}, ${presence.startedAt}, ${now}, ${browserLaunches})
-    ON CONFLICT (id) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at, browser_launches = EXCLUDED.browser_launches`;
+    INSERT INTO worker_instances (id, started_at, last_seen_at, browser_launches, queue_pool_id)
+    VALUES (${presence.instanceId}, ${presence.startedAt}, ${now}, ${browserLaunches}, ${presence.queuePoolId})
+    ON CONFLICT (id) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at, browser_launches = EXCLUDED.browser_launches,
+                                   queue_pool_id = COALESCE(EXCLUDED.queue_pool_id, worker_instances.queue_pool_id)`;
   await ctx.db.$executeRaw`DELETE FROM worker_instances WHERE last_seen_at < ${new Date(now.getTime() - forgetAfterMs)}`;
 }

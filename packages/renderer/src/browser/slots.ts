@@ -1,6 +1,8 @@
-// Concurrency cap with two FIFO queues: at most `size` renders hold a slot; a freed slot goes to
-// the longest-waiting job that is not bulk, bulk jobs (group members) only when no other waits, so a batch
-// queued in the pool never holds back a single render that arrives after it.
+// Concurrency cap with two FIFO queues: at most `size` renders hold a slot. Single renders go
+// first: a freed slot goes to the longest-waiting single render. Bulk work (group members)
+// starts only while no single render holds or waits for a slot, and holds at most all but one
+// slot, so a single render that arrives finds a slot free and shares the machine with at most
+// the bulk renders already under way. Bulk never stops for good: it goes on between singles.
 import { RenderError } from '../errors.ts';
 
 interface Waiter {
@@ -10,17 +12,20 @@ interface Waiter {
 
 export class Slots {
   readonly #size: number;
-  #held = 0;
+  readonly #bulkLimit: number;
+  #singlesHeld = 0;
+  #bulkHeld = 0;
   #waiting: Waiter[] = [];
   #bulk: Waiter[] = [];
   #closed = false;
 
   constructor(size: number) {
     this.#size = Math.max(1, Math.floor(size));
+    this.#bulkLimit = Math.max(1, this.#size - 1);
   }
 
   get held(): number {
-    return this.#held;
+    return this.#singlesHeld + this.#bulkHeld;
   }
 
   get queued(): number {
@@ -32,17 +37,19 @@ export class Slots {
     if (this.#closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       const grant = () => {
-        this.#held += 1;
+        if (bulk) this.#bulkHeld += 1;
+        else this.#singlesHeld += 1;
         let released = false;
         resolve(() => {
           if (released) return;
           released = true;
-          this.#held -= 1;
-          (this.#waiting.shift() ?? this.#bulk.shift())?.grant();
+          if (bulk) this.#bulkHeld -= 1;
+          else this.#singlesHeld -= 1;
+          this.#pump();
         });
       };
-      if (this.#held < this.#size) grant();
-      else (bulk ? this.#bulk : this.#waiting).push({ grant, refuse: reject });
+      (bulk ? this.#bulk : this.#waiting).push({ grant, refuse: reject });
+      this.#pump();
     });
   }
 
@@ -50,6 +57,15 @@ export class Slots {
   close(): void {
     this.#closed = true;
     for (const waiter of [...this.#waiting.splice(0), ...this.#bulk.splice(0)]) waiter.refuse(closedError());
+  }
+
+  #pump(): void {
+    while (this.held < this.#size && this.#waiting.length > 0) this.#waiting.shift()!.grant();
+    while (this.held < this.#size && this.#bulk.length > 0 && this.#bulkMayStart()) this.#bulk.shift()!.grant();
+  }
+
+  #bulkMayStart(): boolean {
+    return this.#singlesHeld === 0 && this.#waiting.length === 0 && this.#bulkHeld < this.#bulkLimit;
   }
 }
 

@@ -1,0 +1,28 @@
+import type { ServiceContext } from '../shared/context.ts';
+import { workerApplicationPrefix } from './record-worker-presence.ts';
+
+/** A lock younger than this is left alone: its worker may not have reported its pool yet. */
+const settleMs = 10_000;
+
+/**
+ * Releases the queue tasks that worker processes which no longer exist held locked. The queue
+ * keeps a task locked by a worker that died (killed, lost its machine) for hours; a task it had
+ * taken but not yet started (a render not yet claimed, a group drain, a webhook attempt) would
+ * wait that long. A worker is gone when the database holds no session under its application
+ * name (see workerApplicationName); its tasks go back to the queue, and each task's own
+ * claim (a render's lease, a delivery's state) decides what is left to do.
+ * Returns the pools released.
+ */
+export async function releaseLostTaskLocks(ctx: ServiceContext): Promise<string[]> {
+  const lockedBefore = new Date(ctx.clock().getTime() - settleMs);
+  const pools = await ctx.db.$queryRaw<{ queue_pool_id: string }[]>`
+    SELECT w.queue_pool_id FROM worker_instances w
+     WHERE w.queue_pool_id IS NOT NULL
+       AND EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.locked_by = w.queue_pool_id AND j.locked_at < ${lockedBefore})
+       AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = ${workerApplicationPrefix} || w.id)`;
+  const ids = pools.map((pool) => pool.queue_pool_id);
+  if (ids.length === 0) return ids;
+  await ctx.db.$executeRaw`SELECT graphile_worker.force_unlock_workers(${ids}::text[])`;
+  ctx.logger.warn('tasks of lost workers released', { pools: ids.length });
+  return ids;
+}

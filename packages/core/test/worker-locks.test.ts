@@ -1,0 +1,61 @@
+// Queue tasks held by a worker process that is gone go back to the queue; tasks of a live
+// worker, tasks locked a moment ago and tasks of pools no worker reported stay as they are.
+import { enqueue, newWorkerPresence, recordWorkerPresence, releaseLostTaskLocks, workerApplicationName } from '@svc/core';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { useTestContext } from './support.ts';
+
+const test = useTestContext();
+const { ctx } = test;
+
+describe('tasks locked by lost workers', () => {
+  it('releases only the tasks of pools whose worker has no session left, once their lock has settled', async () => {
+    const now = new Date();
+    test.setNow(now);
+    const live = { ...newWorkerPresence(ctx), queuePoolId: 'pool-live' };
+    const gone = { ...newWorkerPresence(ctx), queuePoolId: 'pool-gone' };
+    const goneJustNow = { ...newWorkerPresence(ctx), queuePoolId: 'pool-gone-just-now' };
+    for (const presence of [live, gone, goneJustNow]) await recordWorkerPresence(ctx, presence, 1);
+    // the live worker's queue connection, under its application name
+    const session = new pg.Client({ connectionString: test.url(), application_name: workerApplicationName(live) });
+    await session.connect();
+    try {
+      const locks: [string, string, number][] = [
+        ['render:live', 'pool-live', 60_000],
+        ['render:gone-1', 'pool-gone', 60_000],
+        ['render:gone-2', 'pool-gone', 30_000],
+        ['render:gone-just-now', 'pool-gone-just-now', 1_000],
+        ['render:unknown', 'pool-nobody-reported', 60_000],
+      ];
+      for (const [key, pool, agoMs] of locks) {
+        await enqueue(ctx.db, 'render_job', { job_id: key.slice('render:'.length) }, { jobKey: key });
+        await ctx.db.$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${pool}, locked_at = ${new Date(now.getTime() - agoMs)} WHERE key = ${key}`;
+      }
+
+      expect(await releaseLostTaskLocks(ctx)).toEqual(['pool-gone']);
+      const rows = await ctx.db.$queryRaw<{ key: string; locked_by: string | null }[]>`SELECT key, locked_by FROM graphile_worker.jobs ORDER BY key`;
+      expect(Object.fromEntries(rows.map((row) => [row.key, row.locked_by]))).toEqual({
+        'render:live': 'pool-live',
+        'render:gone-1': null,
+        'render:gone-2': null,
+        'render:gone-just-now': 'pool-gone-just-now',
+        'render:unknown': 'pool-nobody-reported',
+      });
+      // the live worker ends: its task is released at the next sweep
+      await session.end();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await releaseLostTaskLocks(ctx)).toEqual(['pool-live']);
+    } finally {
+      await session.end().catch(() => {});
+    }
+  });
+
+  it('a worker keeps the pool it reported when it reports again without one', async () => {
+    const presence = { ...newWorkerPresence(ctx), queuePoolId: 'pool-kept' };
+    await recordWorkerPresence(ctx, presence, 1);
+    await recordWorkerPresence(ctx, { ...presence, queuePoolId: null }, 2);
+    const row = await ctx.db.workerInstance.findUniqueOrThrow({ where: { id: presence.instanceId } });
+    expect(row.queuePoolId).toBe('pool-kept');
+    expect(row.browserLaunches).toBe(2);
+  });
+});
