@@ -1,67 +1,108 @@
-// The pool's slots: a freed slot goes to the longest-waiting job that is not bulk; bulk work
-// (group members) starts only while no single render holds or waits for a slot, and holds at
-// most all but one slot.
-import { describe, expect, it } from 'vitest';
+// The pool's slots: a freed slot goes to the longest-waiting single render; bulk work (group
+// members) starts only while no single render holds or waits for a slot and none ended in the
+// last moment, holds at most all but one slot, and stops yielding once it has waited long enough.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Slots } from '../src/browser/slots.ts';
 
+const graceMs = 50;
+const agingMs = 500;
+
+function slotsOf(size: number) {
+  const slots = new Slots(size, { graceMs, agingMs, now: () => Date.now() });
+  const started: string[] = [];
+  const take = (name: string, bulk = false) => slots.acquire(bulk).then((release) => (started.push(name), release));
+  return { slots, started, take };
+}
+
 describe('pool slots', () => {
-  it('grants a waiting single job before bulk jobs that waited longer', async () => {
-    const slots = new Slots(1);
-    const order: string[] = [];
-    const held = await slots.acquire(true);
-    const take = (name: string, bulk: boolean) =>
-      slots.acquire(bulk).then((release) => {
-        order.push(name);
-        release();
-      });
-    const all = Promise.all([take('bulk 1', true), take('bulk 2', true), take('single', false)]);
-    expect(slots.queued).toBe(3);
-    held();
-    await all;
-    expect(order).toEqual(['single', 'bulk 1', 'bulk 2']);
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
-  it('keeps arrival order among jobs of one kind', async () => {
-    const slots = new Slots(1);
-    const order: string[] = [];
-    const held = await slots.acquire();
-    const take = (name: string) => slots.acquire().then((release) => (order.push(name), release()));
-    const all = Promise.all([take('a'), take('b'), take('c')]);
+  it('grants a waiting single render before bulk jobs that waited longer', async () => {
+    const { slots, started, take } = slotsOf(1);
+    const held = await take('bulk 0', true);
+    const bulk1 = take('bulk 1', true);
+    const bulk2 = take('bulk 2', true);
+    const single = take('single');
+    expect(slots.queued).toBe(3);
     held();
-    await all;
-    expect(order).toEqual(['a', 'b', 'c']);
+    (await single)();
+    await vi.advanceTimersByTimeAsync(graceMs);
+    (await bulk1)();
+    (await bulk2)();
+    expect(started).toEqual(['bulk 0', 'single', 'bulk 1', 'bulk 2']);
+  });
+
+  it('keeps arrival order among single renders', async () => {
+    const { started, take } = slotsOf(1);
+    const held = await take('first');
+    const rest = ['a', 'b', 'c'].map((name) => take(name));
+    held();
+    for (const next of rest) (await next)();
+    expect(started).toEqual(['first', 'a', 'b', 'c']);
   });
 
   it('bulk work holds at most all but one slot, so a single render that arrives starts at once', async () => {
-    const slots = new Slots(3);
-    const started: string[] = [];
-    const take = (name: string, bulk: boolean) => slots.acquire(bulk).then((release) => (started.push(name), release));
-    const bulk1 = take('bulk 1', true);
-    const bulk2 = take('bulk 2', true);
+    const { slots, started, take } = slotsOf(3);
+    const bulk1 = await take('bulk 1', true);
+    await take('bulk 2', true);
     void take('bulk 3', true);
-    await Promise.all([bulk1, bulk2]);
-    await Promise.resolve();
+    await vi.advanceTimersByTimeAsync(0);
     expect(started).toEqual(['bulk 1', 'bulk 2']);
     expect(slots.held).toBe(2);
-    const single = await take('single', false);
+    const single = await take('single');
     expect(started).toEqual(['bulk 1', 'bulk 2', 'single']);
-    // the third bulk job waits while the single renders, even when a bulk slot frees
-    (await bulk1)();
-    await Promise.resolve();
+    // a bulk slot frees while the single renders: the third bulk job still waits
+    bulk1();
+    await vi.advanceTimersByTimeAsync(graceMs * 2);
     expect(started).toEqual(['bulk 1', 'bulk 2', 'single']);
+    // the single ends: after the grace the bulk job starts
     single();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await vi.advanceTimersByTimeAsync(graceMs - 10);
+    expect(started).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(10);
     expect(started).toEqual(['bulk 1', 'bulk 2', 'single', 'bulk 3']);
   });
 
+  it('a single render sent within the grace goes before bulk work that waited', async () => {
+    const { started, take } = slotsOf(2);
+    (await take('single 1'))();
+    void take('bulk', true);
+    await vi.advanceTimersByTimeAsync(graceMs / 2);
+    const single2 = await take('single 2');
+    expect(started).toEqual(['single 1', 'single 2']);
+    single2();
+    await vi.advanceTimersByTimeAsync(graceMs);
+    expect(started).toEqual(['single 1', 'single 2', 'bulk']);
+  });
+
+  it('a stream of single renders slows bulk work but never stops it', async () => {
+    const { started, take } = slotsOf(2);
+    // a single render always holds a slot from the start
+    let single = await take('single');
+    void take('bulk', true);
+    for (let step = 0; step < 10; step++) {
+      await vi.advanceTimersByTimeAsync(100);
+      single();
+      single = await take('single');
+    }
+    // the bulk job aged past agingMs and started beside single renders, not before
+    expect(started.filter((name) => name === 'bulk')).toHaveLength(1);
+    expect(started.indexOf('bulk')).toBe(agingMs / 100);
+  });
+
   it('with one slot, bulk work still goes on between single renders', async () => {
-    const slots = new Slots(1);
-    const order: string[] = [];
-    const first = await slots.acquire();
-    const bulk = slots.acquire(true).then((release) => (order.push('bulk'), release()));
+    const { slots, started, take } = slotsOf(1);
+    const first = await take('single');
+    const bulk = take('bulk', true);
     first();
-    await bulk;
-    expect(order).toEqual(['bulk']);
+    await vi.advanceTimersByTimeAsync(graceMs);
+    (await bulk)();
+    expect(started).toEqual(['single', 'bulk']);
     expect(slots.held).toBe(0);
   });
 });

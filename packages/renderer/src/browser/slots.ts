@@ -1,27 +1,48 @@
 // Concurrency cap with two FIFO queues: at most `size` renders hold a slot. Single renders go
 // first: a freed slot goes to the longest-waiting single render. Bulk work (group members)
-// starts only while no single render holds or waits for a slot, and holds at most all but one
-// slot, so a single render that arrives finds a slot free and shares the machine with at most
-// the bulk renders already under way. Bulk never stops for good: it goes on between singles.
+// yields to them:
+// - it starts only while no single render holds or waits for a slot, and not within a short
+//   grace after one ended (a caller that sends renders one after another sends its next in that
+//   moment), so single renders rarely share the machine with a bulk render;
+// - it holds at most all but one slot, so a single render that arrives finds a slot free;
+// - a bulk job that has waited `agingMs` starts as soon as a slot and its bulk share allow,
+//   single renders or not, so a stream of single renders slows a batch but never stops it.
 import { RenderError } from '../errors.ts';
 
 interface Waiter {
   grant: () => void;
   refuse: (error: Error) => void;
+  since: number;
+}
+
+export interface SlotsOptions {
+  /** After a single render ends, bulk work waits this long for the next one (ms). */
+  graceMs?: number;
+  /** A bulk job that has waited this long no longer yields to single renders (ms). */
+  agingMs?: number;
+  now?: () => number;
 }
 
 export class Slots {
   readonly #size: number;
   readonly #bulkLimit: number;
+  readonly #graceMs: number;
+  readonly #agingMs: number;
+  readonly #now: () => number;
   #singlesHeld = 0;
   #bulkHeld = 0;
+  #lastSingleEnd = Number.NEGATIVE_INFINITY;
   #waiting: Waiter[] = [];
   #bulk: Waiter[] = [];
+  #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
-  constructor(size: number) {
+  constructor(size: number, options: SlotsOptions = {}) {
     this.#size = Math.max(1, Math.floor(size));
     this.#bulkLimit = Math.max(1, this.#size - 1);
+    this.#graceMs = options.graceMs ?? 50;
+    this.#agingMs = options.agingMs ?? 500;
+    this.#now = options.now ?? (() => performance.now());
   }
 
   get held(): number {
@@ -44,11 +65,14 @@ export class Slots {
           if (released) return;
           released = true;
           if (bulk) this.#bulkHeld -= 1;
-          else this.#singlesHeld -= 1;
+          else {
+            this.#singlesHeld -= 1;
+            this.#lastSingleEnd = this.#now();
+          }
           this.#pump();
         });
       };
-      (bulk ? this.#bulk : this.#waiting).push({ grant, refuse: reject });
+      (bulk ? this.#bulk : this.#waiting).push({ grant, refuse: reject, since: this.#now() });
       this.#pump();
     });
   }
@@ -56,16 +80,40 @@ export class Slots {
   /** Refuses everyone still waiting; holders keep their slots until they release. */
   close(): void {
     this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
     for (const waiter of [...this.#waiting.splice(0), ...this.#bulk.splice(0)]) waiter.refuse(closedError());
   }
 
   #pump(): void {
     while (this.held < this.#size && this.#waiting.length > 0) this.#waiting.shift()!.grant();
-    while (this.held < this.#size && this.#bulk.length > 0 && this.#bulkMayStart()) this.#bulk.shift()!.grant();
+    while (this.held < this.#size && this.#bulkHeld < this.#bulkLimit && this.#bulk.length > 0) {
+      const wait = this.#bulkWait(this.#bulk[0]!);
+      if (wait > 0) {
+        this.#wakeIn(wait);
+        return;
+      }
+      this.#bulk.shift()!.grant();
+    }
   }
 
-  #bulkMayStart(): boolean {
-    return this.#singlesHeld === 0 && this.#waiting.length === 0 && this.#bulkHeld < this.#bulkLimit;
+  /** How long the bulk job must still wait before it may start (0: now). */
+  #bulkWait(waiter: Waiter): number {
+    const now = this.#now();
+    const aged = waiter.since + this.#agingMs - now;
+    if (aged <= 0) return 0;
+    // a single render holds or waits: only aging lets bulk in
+    if (this.#singlesHeld > 0 || this.#waiting.length > 0) return aged;
+    return Math.max(0, Math.min(aged, this.#lastSingleEnd + this.#graceMs - now));
+  }
+
+  #wakeIn(ms: number): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#pump();
+    }, Math.ceil(ms));
+    this.#timer.unref();
   }
 }
 
