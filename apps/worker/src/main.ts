@@ -17,7 +17,9 @@ import {
 } from '@svc/core';
 import { createDb } from '@svc/db';
 import { EventEmitter } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { Logger, run, type WorkerEvents } from 'graphile-worker';
+import pg from 'pg';
 import { chromiumEngine } from './render-engine.ts';
 import { buildTaskList } from './task-list.ts';
 
@@ -44,38 +46,38 @@ const ctx = createServiceContext({ db, logger, config, renderEngine });
 // the browser starts with the worker so the first render finds it warm
 if (process.env.SVC_WORKER_LAZY_BROWSER !== '1') await renderEngine.start();
 
-// this process's row: its queue connections carry its name, and its queue pool is recorded as
-// soon as the runner makes it, so a worker that outlives this one can release what it held
+// this process's row: its queue connections carry its name, and its queue pools are recorded as
+// soon as the runners make them, so a worker that outlives this one can release what it held
 const presence = newWorkerPresence(ctx);
 const reportPresence = async () =>
   recordWorkerPresence(ctx, presence, await renderEngine.browserLaunches()).catch((error: unknown) => logger.warn('presence report failed', { error: String(error) }));
 await reportPresence();
 const queueEvents: WorkerEvents = new EventEmitter();
 queueEvents.on('pool:create', ({ workerPool }) => {
-  presence.queuePoolId = workerPool.id;
+  presence.queuePoolIds.push(workerPool.id);
   void reportPresence();
 });
-const queueUrl = new URL(url);
-queueUrl.searchParams.set('application_name', workerApplicationName(presence));
-
-const runner = await run({
-  connectionString: queueUrl.toString(),
-  events: queueEvents,
-  concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4),
-  noHandleSignals: true,
-  pollInterval: 1000,
-  taskList: buildTaskList(ctx),
-  crontab,
-  logger: new Logger((scope) => (level, message, meta) => {
-    if (level === 'debug') return;
-    // a line per successful task (every render, every cron tick) is noise; failures still log
-    if (level === 'info' && meta?.success === true) return;
-    const write = level === 'error' ? logger.error : level === 'warning' ? logger.warn : logger.info;
-    // errors carry whole client objects; their message is what an operator needs
-    const fields = Object.fromEntries(Object.entries({ ...scope, ...meta }).map(([key, value]: [string, unknown]) => [key, value instanceof Error ? value.message : value]));
-    write(message, fields);
-  }),
+// one connection pool for both runners, every connection under this process's name
+const queuePool = new pg.Pool({ connectionString: url, application_name: workerApplicationName(presence), max: 10 });
+queuePool.on('error', (error) => logger.warn('queue connection failed', { error: error.message }));
+const queueLogger = new Logger((scope) => (level, message, meta) => {
+  if (level === 'debug') return;
+  // a line per successful task (every render, every cron tick) is noise; failures still log
+  if (level === 'info' && meta?.success === true) return;
+  const write = level === 'error' ? logger.error : level === 'warning' ? logger.warn : logger.info;
+  // errors carry whole client objects; their message is what an operator needs
+  const fields = Object.fromEntries(Object.entries({ ...scope, ...meta }).map(([key, value]: [string, unknown]) => [key, value instanceof Error ? value.message : value]));
+  write(message, fields);
 });
+const runnerOptions = { pgPool: queuePool, events: queueEvents, noHandleSignals: true, pollInterval: 1000, logger: queueLogger };
+
+// Two runners with task slots of their own: the main one takes every task but group members'
+// renders (single renders, adapt, AI messages, webhooks, cron sweeps); the bulk one takes only
+// those, as many as the browser pool has slots (bulk work holds all but one of them and has the
+// next one ready), so members waiting for the browser never hold a slot the main runner needs.
+const runner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4), taskList: buildTaskList(ctx, 'main'), crontab });
+const bulkRunner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()), taskList: buildTaskList(ctx, 'bulk') });
+const runners = [runner, bulkRunner];
 // tasks a vanished worker held and jobs it was rendering are taken up at once rather than at the next cron tick
 await releaseLostTaskLocks(ctx).catch((error: unknown) => logger.error('task lock release failed', { error: String(error) }));
 await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
@@ -102,14 +104,15 @@ shutdown = async () => {
   // hands their tasks back to the queue (a render's lease then lets recovery take it up)
   const handBack = setTimeout(() => {
     logger.warn('tasks still running at shutdown are handed back', { afterMs: handBackAfterMs });
-    void runner.kill().catch(() => {});
+    for (const each of runners) void each.kill().catch(() => {});
   }, handBackAfterMs);
-  await runner.stop().catch((error: unknown) => logger.warn('worker stopped with tasks handed back', { error: String(error) }));
+  await Promise.all(runners.map((each) => each.stop().catch((error: unknown) => logger.warn('worker stopped with tasks handed back', { error: String(error) }))));
   clearTimeout(handBack);
   // the database goes before the browser, so a render cut short cannot record itself as failed
+  await queuePool.end().catch(() => {});
   await db.$disconnect();
   await renderEngine.close().catch(() => {});
   process.exit(0);
 };
 if (stopRequested) void shutdown();
-await runner.promise;
+await Promise.all(runners.map((each) => each.promise));

@@ -19,6 +19,7 @@ function handlers(): Handlers {
   return {
     monthly_credit_reset: monthlyCreditReset,
     render_job: renderJobTask,
+    render_group_member: renderJobTask,
     recover_stale_renders: recoverStaleRendersTask,
     expire_render_files: expireRenderFilesTask,
     webhook_fan_out: webhookFanOutTask,
@@ -33,11 +34,18 @@ function handlers(): Handlers {
   };
 }
 
-/** Every catalog task with its handler; the payload is parsed against the catalog schema on dequeue. */
-export function buildTaskList(ctx: ServiceContext): TaskList {
+/** Tasks the worker's bulk runner takes, with task slots of its own; the main runner takes every other. */
+export const bulkTasks: readonly TaskName[] = ['render_group_member'];
+
+/**
+ * The catalog tasks of one runner with their handlers (the bulk tasks, or all the others); the
+ * payload is parsed against the catalog schema on dequeue.
+ */
+export function buildTaskList(ctx: ServiceContext, runner: 'main' | 'bulk'): TaskList {
   const handlerFor = handlers();
   const list: TaskList = {};
   for (const name of Object.keys(taskCatalog) as TaskName[]) {
+    if (bulkTasks.includes(name) !== (runner === 'bulk')) continue;
     const handler = handlerFor[name] as (payload: unknown, context: TaskHandlerContext) => Promise<void>;
     list[name] = async (payload, helpers) => {
       const parsed = taskCatalog[name].payload.parse(payload);

@@ -12,9 +12,9 @@ describe('tasks locked by lost workers', () => {
   it('releases only the tasks of pools whose worker has no session left, once their lock has settled', async () => {
     const now = new Date();
     test.setNow(now);
-    const live = { ...newWorkerPresence(ctx), queuePoolId: 'pool-live' };
-    const gone = { ...newWorkerPresence(ctx), queuePoolId: 'pool-gone' };
-    const goneJustNow = { ...newWorkerPresence(ctx), queuePoolId: 'pool-gone-just-now' };
+    const live = { ...newWorkerPresence(ctx), queuePoolIds: ['pool-live'] };
+    const gone = { ...newWorkerPresence(ctx), queuePoolIds: ['pool-gone', 'pool-gone-bulk'] };
+    const goneJustNow = { ...newWorkerPresence(ctx), queuePoolIds: ['pool-gone-just-now'] };
     for (const presence of [live, gone, goneJustNow]) await recordWorkerPresence(ctx, presence, 1);
     // the live worker's queue connection, under its application name
     const session = new pg.Client({ connectionString: test.url(), application_name: workerApplicationName(live) });
@@ -24,6 +24,7 @@ describe('tasks locked by lost workers', () => {
         ['render:live', 'pool-live', 60_000],
         ['render:gone-1', 'pool-gone', 60_000],
         ['render:gone-2', 'pool-gone', 30_000],
+        ['render:gone-bulk', 'pool-gone-bulk', 30_000],
         ['render:gone-just-now', 'pool-gone-just-now', 1_000],
         ['render:unknown', 'pool-nobody-reported', 60_000],
       ];
@@ -32,12 +33,13 @@ describe('tasks locked by lost workers', () => {
         await ctx.db.$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${pool}, locked_at = ${new Date(now.getTime() - agoMs)} WHERE key = ${key}`;
       }
 
-      expect(await releaseLostTaskLocks(ctx)).toEqual(['pool-gone']);
+      expect(await releaseLostTaskLocks(ctx)).toEqual(['pool-gone', 'pool-gone-bulk']);
       const rows = await ctx.db.$queryRaw<{ key: string; locked_by: string | null }[]>`SELECT key, locked_by FROM graphile_worker.jobs ORDER BY key`;
       expect(Object.fromEntries(rows.map((row) => [row.key, row.locked_by]))).toEqual({
         'render:live': 'pool-live',
         'render:gone-1': null,
         'render:gone-2': null,
+        'render:gone-bulk': null,
         'render:gone-just-now': 'pool-gone-just-now',
         'render:unknown': 'pool-nobody-reported',
       });
@@ -50,12 +52,13 @@ describe('tasks locked by lost workers', () => {
     }
   });
 
-  it('a worker keeps the pool it reported when it reports again without one', async () => {
-    const presence = { ...newWorkerPresence(ctx), queuePoolId: 'pool-kept' };
+  it('a worker keeps the pools it reported as it reports more', async () => {
+    const presence = newWorkerPresence(ctx);
     await recordWorkerPresence(ctx, presence, 1);
-    await recordWorkerPresence(ctx, { ...presence, queuePoolId: null }, 2);
+    await recordWorkerPresence(ctx, { ...presence, queuePoolIds: ['pool-main'] }, 1);
+    await recordWorkerPresence(ctx, { ...presence, queuePoolIds: ['pool-main', 'pool-bulk'] }, 2);
     const row = await ctx.db.workerInstance.findUniqueOrThrow({ where: { id: presence.instanceId } });
-    expect(row.queuePoolId).toBe('pool-kept');
+    expect([...row.queuePoolIds].sort()).toEqual(['pool-bulk', 'pool-main']);
     expect(row.browserLaunches).toBe(2);
   });
 });

@@ -1,4 +1,3 @@
--- The queue pool a worker process takes tasks with: the tasks a vanished worker held locked
--- are found by it and released.
-ALTER TABLE "worker_instances" ADD COLUMN "queue_pool_id" TEXT;
-CREATE UNIQUE INDEX "worker_instances_queue_pool_id_key" ON "worker_instances"("queue_pool_id");
+-- The queue pools a worker process takes tasks with (one per queue runner): the tasks a
+-- vanished worker held locked are found by them and released.
+ALTER TABLE "worker_instances" ADD COLUMN "queue_pool_ids" TEXT[] NOT NULL DEFAULT ARRAY[]::TEXT[];

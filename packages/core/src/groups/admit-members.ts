@@ -1,6 +1,5 @@
 import type { Tx } from '@svc/db';
 import { reserveCredit } from '../credits/reserve-credit.ts';
-import { taskPriority } from '../jobs/catalog.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -86,7 +85,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
       assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${member.asset_ids ?? []}::text[]))
       UPDATE render_group_members SET state = 'admitted', job_id = (SELECT id FROM job), error_code = NULL
        WHERE group_id = ${member.group_id} AND position = ${member.position}`;
-    await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}`, priority: taskPriority.bulk });
+    await enqueue(tx, 'render_group_member', { job_id: jobId }, { jobKey: `render:${jobId}` });
     accountLive += 1;
     groupLive += 1;
     live.byKey.set(member.key_id, keyLive + 1);

@@ -23,6 +23,10 @@ const cronPayload = z.object({ _cron: z.object({ ts: z.string(), backfilled: z.b
 export const taskCatalog = {
   monthly_credit_reset: { payload: cronPayload, maxAttempts: 10, priority: taskPriority.maintenance },
   render_job: { payload: z.object({ job_id: z.string() }), maxAttempts: 5, priority: taskPriority.interactive },
+  // the render of a group member: the same work as render_job, taken by the worker's bulk runner,
+  // whose task slots are its own, so members waiting for the browser never hold a slot that a
+  // single render, an adapt or a webhook needs
+  render_group_member: { payload: z.object({ job_id: z.string() }), maxAttempts: 5, priority: taskPriority.bulk },
   recover_stale_renders: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
   expire_render_files: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
   webhook_fan_out: { payload: z.object({ job_id: z.string() }), maxAttempts: 10, priority: taskPriority.interactive },

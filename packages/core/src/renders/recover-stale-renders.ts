@@ -1,4 +1,3 @@
-import { taskPriority } from '../jobs/catalog.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
@@ -14,9 +13,8 @@ export async function recoverStaleRenders(ctx: ServiceContext): Promise<number> 
     take: 500,
   });
   for (const job of stale) {
-    // a group member keeps its bulk priority
-    const priority = job.groupId ? taskPriority.bulk : taskPriority.interactive;
-    await enqueue(ctx.db, 'render_job', { job_id: job.id }, { jobKey: `render:${job.id}`, priority });
+    // a group member goes back to the bulk runner
+    await enqueue(ctx.db, job.groupId ? 'render_group_member' : 'render_job', { job_id: job.id }, { jobKey: `render:${job.id}` });
   }
   if (stale.length > 0) ctx.logger.warn('renders taken up again after a lost worker', { count: stale.length });
   return stale.length;

@@ -8,12 +8,12 @@ export interface WorkerPresence {
   /** This process's row, made at start. */
   instanceId: string;
   startedAt: Date;
-  /** The queue pool this process locks tasks with, once the queue runner has made it. */
-  queuePoolId: string | null;
+  /** The queue pools this process locks tasks with, as its queue runners make them. */
+  queuePoolIds: string[];
 }
 
 export function newWorkerPresence(ctx: ServiceContext): WorkerPresence {
-  return { instanceId: newId('wrk_'), startedAt: ctx.clock(), queuePoolId: null };
+  return { instanceId: newId('wrk_'), startedAt: ctx.clock(), queuePoolIds: [] };
 }
 
 /**
@@ -28,16 +28,16 @@ export function workerApplicationName(presence: WorkerPresence): string {
 export const workerApplicationPrefix = 'svc-worker ';
 
 /**
- * Reports that this worker process is alive, the queue pool it locks tasks with, and how many
+ * Reports that this worker process is alive, the queue pools it locks tasks with, and how many
  * browsers it has launched since it started (the operator status counts workers seen and
  * browser restarts from these rows).
  */
 export async function recordWorkerPresence(ctx: ServiceContext, presence: WorkerPresence, browserLaunches: number): Promise<void> {
   const now = ctx.clock();
   await ctx.db.$executeRaw`
-    INSERT INTO worker_instances (id, started_at, last_seen_at, browser_launches, queue_pool_id)
-    VALUES (${presence.instanceId}, ${presence.startedAt}, ${now}, ${browserLaunches}, ${presence.queuePoolId})
+    INSERT INTO worker_instances (id, started_at, last_seen_at, browser_launches, queue_pool_ids)
+    VALUES (${presence.instanceId}, ${presence.startedAt}, ${now}, ${browserLaunches}, ${presence.queuePoolIds}::text[])
     ON CONFLICT (id) DO UPDATE SET last_seen_at = EXCLUDED.last_seen_at, browser_launches = EXCLUDED.browser_launches,
-                                   queue_pool_id = COALESCE(EXCLUDED.queue_pool_id, worker_instances.queue_pool_id)`;
+                                   queue_pool_ids = ARRAY(SELECT DISTINCT unnest(worker_instances.queue_pool_ids || EXCLUDED.queue_pool_ids))`;
   await ctx.db.$executeRaw`DELETE FROM worker_instances WHERE last_seen_at < ${new Date(now.getTime() - forgetAfterMs)}`;
 }

@@ -15,12 +15,12 @@ const settleMs = 10_000;
  */
 export async function releaseLostTaskLocks(ctx: ServiceContext): Promise<string[]> {
   const lockedBefore = new Date(ctx.clock().getTime() - settleMs);
-  const pools = await ctx.db.$queryRaw<{ queue_pool_id: string }[]>`
-    SELECT w.queue_pool_id FROM worker_instances w
-     WHERE w.queue_pool_id IS NOT NULL
-       AND EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.locked_by = w.queue_pool_id AND j.locked_at < ${lockedBefore})
-       AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = ${workerApplicationPrefix} || w.id)`;
-  const ids = pools.map((pool) => pool.queue_pool_id);
+  const pools = await ctx.db.$queryRaw<{ pool_id: string }[]>`
+    SELECT DISTINCT p.pool_id FROM worker_instances w CROSS JOIN LATERAL unnest(w.queue_pool_ids) AS p(pool_id)
+     WHERE EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.locked_by = p.pool_id AND j.locked_at < ${lockedBefore})
+       AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.application_name = ${workerApplicationPrefix} || w.id)
+     ORDER BY p.pool_id`;
+  const ids = pools.map((pool) => pool.pool_id);
   if (ids.length === 0) return ids;
   await ctx.db.$executeRaw`SELECT graphile_worker.force_unlock_workers(${ids}::text[])`;
   ctx.logger.warn('tasks of lost workers released', { pools: ids.length });
