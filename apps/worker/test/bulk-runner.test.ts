@@ -22,8 +22,8 @@ describe('bulk runner', () => {
     const worker = processes.startWorker({ SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_BULK_CONCURRENCY: '2', SVC_GROUP_CONCURRENCY: '2' });
     await until(async () => worker.output().includes('worker running'), 30_000);
 
-    // each row busies its page for 800 ms
-    const source = '<script>const end = Date.now() + 800; while (Date.now() < end) {}</script><p>{{ n }}</p>';
+    // each row busies its page for 1.5 s
+    const source = '<script>const end = Date.now() + 1500; while (Date.now() < end) {}</script><p>{{ n }}</p>';
     const groups: string[] = [];
     for (let index = 0; index < 3; index++) {
       const principal = await principalOf(10);
