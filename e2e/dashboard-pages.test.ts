@@ -202,4 +202,15 @@ describe('session expiry and CSRF', () => {
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'session ended' }).count()).toBe(1);
     await expectAccessible(page);
   });
+
+  it('after signing out in another tab (the cookie gone), a write in this one says the session ended', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    await page.goto('/dashboard/developers');
+    await browser.context().clearCookies();
+    await page.getByLabel('Name of the new key').fill('after sign-out');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'session ended' }).textContent()).toContain('signed_out');
+    expect(await serviceDb().apiKey.count({ where: { accountId: account.accountId, name: 'after sign-out' } })).toBe(0);
+  });
 });
