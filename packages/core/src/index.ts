@@ -97,6 +97,8 @@ export * from './templates/list-template-versions.ts';
 export * from './templates/list-templates.ts';
 export * from './templates/preview-template.ts';
 export * from './templates/update-template.ts';
+export * from './starters/copy-starter.ts';
+export * from './starters/list-starters.ts';
 export * from './egress/address-policy.ts';
 export * from './egress/allowlist-warning.ts';
 export * from './egress/egress-post.ts';
