@@ -96,6 +96,7 @@ export * from './templates/get-template-version.ts';
 export * from './templates/list-template-versions.ts';
 export * from './templates/list-templates.ts';
 export * from './templates/preview-template.ts';
+export * from './templates/compare-template-versions.ts';
 export * from './templates/update-template.ts';
 export * from './starters/copy-starter.ts';
 export * from './starters/list-starters.ts';
