@@ -75,7 +75,8 @@ function ensureDependencies() {
   step('dependencies', manifests, () => {
     log('installing dependencies');
     const frozen = existsSync(join(root, 'pnpm-lock.yaml')) && process.env.CI ? ['--frozen-lockfile'] : [];
-    run(pnpmBin, ['install', ...frozen, '--reporter=append-only']);
+    // the browser tests drive the system's Chromium: Playwright never downloads one
+    run(pnpmBin, ['install', ...frozen, '--reporter=append-only'], { env: { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' } });
   });
 }
 

@@ -1,13 +1,9 @@
-// A placeholder until the dashboard arrives: where a sign-in link lands.
-export const dynamic = 'force-dynamic';
+import { requireSession } from '../../src/dashboard/session.ts';
+import { PageHeader } from '../../src/dashboard/ui/card.tsx';
 
-export default function Dashboard() {
-  return (
-    <main>
-      <h1>Dashboard</h1>
-      <p>
-        You are signed in. Your account is at <a href="/v1/me">/v1/me</a>.
-      </p>
-    </main>
-  );
+export const metadata = { title: 'Overview' };
+
+export default async function Overview() {
+  await requireSession();
+  return <PageHeader title="Overview" description="Credits, usage and recent failures." />;
 }

@@ -1,0 +1,5 @@
+import { LoadingPage } from '../../src/dashboard/ui/states.tsx';
+
+export default function Loading() {
+  return <LoadingPage />;
+}

@@ -1,0 +1,2 @@
+/** The form field that carries the session's CSRF token to a server action (ActionForm adds it). */
+export const csrfFieldName = '_csrf';

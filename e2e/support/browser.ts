@@ -1,0 +1,113 @@
+// A real browser for the dashboard tests: Debian's Chromium driven by Playwright as a library
+// (never a downloaded browser), one browser per test file, a fresh context and page per test.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
+import { createSignInLink } from '@svc/core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { baseUrl, newAccount, serviceContext, type TestAccount } from './api.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+/** Screenshots of the dashboard's pages, kept after the run (gitignored). */
+export const screenshotDir = join(root, '.setup', 'screenshots');
+
+/** The installed Chromium: the full browser when present (closer to what users run), else the headless shell. */
+export function chromiumPath(): string {
+  const candidates = [process.env.SVC_TEST_CHROMIUM, '/usr/lib/chromium/chromium', '/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell'];
+  const found = candidates.find((path): path is string => !!path && existsSync(path));
+  if (!found) throw new Error('no Chromium found: install chromium-headless-shell (apt)');
+  return found;
+}
+
+export interface BrowserFixture {
+  /** The test's own page (a fresh context per test: no cookies from the test before). */
+  page(): Page;
+  context(): BrowserContext;
+  /** Another fresh context in the same browser (a second user, or a second device). */
+  newContext(): Promise<BrowserContext>;
+}
+
+/** Call at the top of a describe block (or file): launches Chromium for the file and gives each test a fresh page. */
+export function useBrowser(options: { viewport?: { width: number; height: number } } = {}): BrowserFixture {
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  let page: Page | undefined;
+  const extra: BrowserContext[] = [];
+  const contextOptions = { baseURL: baseUrl(), viewport: options.viewport ?? { width: 1280, height: 900 } };
+  beforeAll(async () => {
+    process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
+  });
+  beforeEach(async () => {
+    context = await browser!.newContext(contextOptions);
+    context.setDefaultTimeout(20_000);
+    page = await context.newPage();
+  });
+  afterEach(async () => {
+    await Promise.all([context, ...extra.splice(0)].map((each) => each?.close()));
+    context = page = undefined;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    page: () => page ?? fail('no page: call page() inside a test'),
+    context: () => context ?? fail('no context: call context() inside a test'),
+    newContext: async () => {
+      const made = await browser!.newContext(contextOptions);
+      extra.push(made);
+      return made;
+    },
+  };
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+export type SignedInAccount = TestAccount;
+
+/**
+ * A new account (scale plan with 100 credits unless told otherwise), signed in on `page` by
+ * opening a real one-use sign-in link, as a user opens the one in their email. Lands on the
+ * dashboard's overview.
+ */
+export async function signIn(page: Page, options: { plan?: 'scale' | 'growth' | 'starter' | 'pack' | 'free'; credits?: number } = {}): Promise<SignedInAccount> {
+  const account = await newAccount({ plan: options.plan ?? 'scale', credits: options.credits ?? 100 });
+  const link = await createSignInLink(serviceContext(), { accountId: account.accountId });
+  await page.goto(new URL(link.url).pathname);
+  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard');
+  return account;
+}
+
+/** Saves a full-page PNG under .setup/screenshots/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(screenshotDir, { recursive: true });
+  const path = join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** Runs axe-core on the page as it is now; fails on any serious or critical violation, naming them. */
+export async function expectAccessible(page: Page): Promise<void> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));
+  });
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const report = serious.map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  expect(report, `axe violations on ${page.url()}`).toEqual([]);
+}
