@@ -100,6 +100,7 @@ export * from './templates/compare-template-versions.ts';
 export * from './templates/update-template.ts';
 export * from './starters/copy-starter.ts';
 export * from './starters/list-starters.ts';
+export * from './starters/preview-starter.ts';
 export * from './egress/address-policy.ts';
 export * from './egress/allowlist-warning.ts';
 export * from './egress/egress-post.ts';

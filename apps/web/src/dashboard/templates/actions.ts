@@ -15,6 +15,7 @@ import {
   previewTemplate,
   updateTemplate,
 } from '@svc/core';
+import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { sessionAction } from '../actions.ts';
 
@@ -34,7 +35,7 @@ async function outcomeOf<T>(work: () => Promise<T>): Promise<T | { error: { code
 }
 
 export const previewSourceAction = sessionAction(
-  z.object({ source: z.string(), data: json, schema: z.unknown().optional() }),
+  z.object({ source: z.string(), data: json, schema: z.union([z.boolean(), json]).nullable().optional() }),
   async ({ source, data, schema }, { ctx, principal }): Promise<PreviewOutcome> =>
     outcomeOf(() => previewTemplate(ctx, { principal, request: { source, data, ...(schema === undefined || schema === null ? {} : { schema }) } })),
 );
@@ -44,20 +45,20 @@ export const createTemplateAction = sessionAction(
   async ({ name, input_mode }, { ctx, accountId }) => {
     const source =
       input_mode === 'blank'
-        ? '<meta name="svc-canvas" content="1200x630">\n<div data-svc-page="main" data-svc-page-name="Main" style="width: 1200px; height: 630px; display: flex; align-items: center; justify-content: center; font: 700 64px sans-serif;">\n  {{ title }}\n</div>\n'
-        : '<!doctype html>\n<html>\n<body>\n  <h1>Hello {{ name }}</h1>\n</body>\n</html>\n';
+        ? '<meta name="svc-canvas" content="1200x630">\n<div data-svc-page="main" data-svc-page-name="Main" style="width: 1200px; height: 630px; display: flex; align-items: center; justify-content: center; font: 700 64px sans-serif;">\n  {{ title | default("Your title") }}\n</div>\n'
+        : '<!doctype html>\n<html>\n<body>\n  <h1>Hello {{ name | default("world") }}</h1>\n</body>\n</html>\n';
     const created = await createTemplate(ctx, { accountId, request: { source, name: name?.trim() || null, input_mode } });
-    return { templateId: created.template.id };
+    redirect(`/dashboard/templates/${created.template.id}`);
   },
 );
 
 export const copyStarterAction = sessionAction(z.object({ starterId: z.string().min(1).max(64) }), async ({ starterId }, { ctx, accountId }) => {
   const created = await copyStarter(ctx, { accountId, starterId });
-  return { templateId: created.template.id };
+  redirect(`/dashboard/templates/${created.template.id}?from=${encodeURIComponent(starterId)}`);
 });
 
 export const saveVersionAction = sessionAction(
-  z.object({ templateId, source: z.string(), schema: z.unknown().optional(), sizes: z.array(SizeVariantInput).optional() }),
+  z.object({ templateId, source: z.string(), schema: z.union([z.boolean(), json]).nullable().optional(), sizes: z.array(SizeVariantInput).optional() }),
   async ({ templateId, source, schema, sizes }, { ctx, accountId }) => {
     const saved = await outcomeOf(() => createTemplateVersion(ctx, { accountId, templateId, request: { source, schema: schema ?? null, sizes: sizes ?? [] } }));
     return 'error' in saved ? saved : { version: saved.version };
@@ -72,7 +73,7 @@ export const renameTemplateAction = sessionAction(
   },
 );
 
-export const archiveTemplateAction = sessionAction(z.object({ templateId, restore: z.boolean() }), async ({ templateId, restore }, { ctx, accountId }) => {
+export const archiveTemplateAction = sessionAction(z.object({ templateId, restore: z.preprocess((value) => value === true || value === 'true', z.boolean()) }), async ({ templateId, restore }, { ctx, accountId }) => {
   const template = restore
     ? await updateTemplate(ctx, { accountId, templateId, changes: { archived_at: null } })
     : await archiveTemplate(ctx, { accountId, templateId });

@@ -93,6 +93,8 @@ export default function CodeEditor({ value, onChange, marks = [], label, focusLi
       onChange={onChange}
       onCreateEditor={(view) => view.dispatch({ effects: setMarks.of(marks) })}
       basicSetup={{ foldGutter: false, highlightActiveLine: true }}
+      // Tab moves focus on, as everywhere else on the page (keyboard users are not trapped)
+      indentWithTab={false}
     />
   );
 }

@@ -61,6 +61,24 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState<{ ok: true; version: number } | { ok: false; message: string; code: string; details: FieldDetail[] } | null>(null);
   const lastHtml = useRef<string | null>(null);
+  const dataKey = `svc-template-data:${template.id}`;
+
+  // the data a user worked with stays in this browser across versions and visits
+  useEffect(() => {
+    try {
+      const kept = window.localStorage.getItem(dataKey);
+      if (kept && Object.keys(initialData).length === 0) setData(JSON.parse(kept) as Record<string, unknown>);
+    } catch {
+      // storage unavailable or unreadable: keep the initial data
+    }
+  }, [dataKey, initialData]);
+  useEffect(() => {
+    try {
+      window.localStorage.setItem(dataKey, JSON.stringify(data));
+    } catch {
+      // storage full or unavailable: the data lives in the page only
+    }
+  }, [dataKey, data]);
   const request = useRef(0);
 
   const schema = useMemo(() => {

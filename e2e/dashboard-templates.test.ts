@@ -1,0 +1,116 @@
+// The templates area of the dashboard in a real browser: create, edit with a live preview,
+// errors at their line, save versions, compare them, render and download; the starter gallery.
+import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+import { describe, expect, it } from 'vitest';
+import { serviceDb } from './support/api.ts';
+import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
+import { pdfText } from './support/files.ts';
+
+/** Replaces the whole source in the CodeMirror editor, as pasting would (no auto-closed tags). */
+async function replaceSource(page: Page, text: string) {
+  const content = page.getByRole('textbox', { name: 'Template source' });
+  await content.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+}
+
+const preview = (page: Page) => page.frameLocator('iframe[title="Template preview"]');
+
+describe('dashboard templates', () => {
+  const browser = useBrowser({ viewport: { width: 1400, height: 1000 } });
+
+  it('creates a template, previews as you type, marks an error at its line, saves, compares and downloads a render', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    await page.goto('/dashboard/templates');
+    await expect.poll(() => page.getByText('No templates yet.').isVisible()).toBe(true);
+    await page.getByLabel('Name', { exact: true }).fill('Welcome letter');
+    await page.getByRole('button', { name: 'Create template' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
+    const templateId = new URL(page.url()).pathname.split('/').pop()!;
+
+    // the skeleton previews in a frame without script or network
+    await expect.poll(() => preview(page).locator('h1').textContent()).toBe('Hello world');
+    const frame = page.locator('iframe[title="Template preview"]');
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    expect(await frame.getAttribute('srcdoc')).toContain(`default-src 'none'`);
+
+    // typing changes the preview (debounced), with the data from the JSON panel
+    await page.getByLabel('Data as JSON').fill('{"name": "Ada Lovelace", "items": ["Notes", "Engine"]}');
+    await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n<ul>{% for item in items %}<li>{{ item }}</li>{% endfor %}</ul>\n</body>\n</html>\n');
+    await expect.poll(() => preview(page).locator('h1').textContent()).toBe('Dear Ada Lovelace');
+    await expect.poll(() => preview(page).locator('li').count()).toBe(2);
+
+    // a syntax error is listed with its line and column, and its line is marked in the editor
+    await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n{% if %}\n</body>\n</html>\n');
+    const errors = page.getByTestId('preview-errors');
+    await expect.poll(() => errors.textContent()).toContain('template_syntax_error');
+    expect(await errors.textContent()).toMatch(/Line 5, column \d+/);
+    await expect.poll(() => page.locator('.cm-svc-error-line').count()).toBe(1);
+    expect(await page.locator('.cm-svc-error-line').textContent()).toContain('{% if %}');
+    // the last good preview stays on screen meanwhile
+    expect(await preview(page).locator('h1').textContent()).toBe('Dear Ada Lovelace');
+
+    await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n<p>Your order of {{ items | length }} items has shipped.</p>\n</body>\n</html>\n');
+    await expect.poll(() => preview(page).locator('p').textContent()).toBe('Your order of 2 items has shipped.');
+    await expect.poll(() => page.locator('.cm-svc-error-line').count()).toBe(0);
+    await screenshot(page, 'templates-editor');
+
+    await page.getByRole('button', { name: 'Save as new version' }).click();
+    await expect.poll(() => page.getByText('Saved as version 2.').isVisible()).toBe(true);
+    const stored = await serviceDb().templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId, version: 2 } } });
+    expect(stored.source).toContain('has shipped');
+
+    // version history: the two versions rendered side by side, with the changed pixels
+    await page.getByRole('button', { name: 'Compare renders' }).click();
+    const comparison = page.getByTestId('version-comparison');
+    await expect.poll(() => comparison.getByRole('img').count(), { timeout: 60_000 }).toBe(3);
+    expect(await comparison.getByRole('status').textContent()).toMatch(/% of the pixels changed/);
+
+    // a test render of the saved version, downloaded as a PDF with the typed text
+    await page.getByRole('button', { name: 'Render', exact: true }).click();
+    const link = page.getByTestId('test-render-download');
+    await link.waitFor({ timeout: 60_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const text = pdfText(readFileSync(await download.path()));
+    expect(text).toContain('Dear Ada Lovelace');
+    expect(text).toContain('Your order of 2 items has shipped.');
+    expect(await serviceDb().renderJob.count({ where: { accountId: account.accountId, templateId, templateVersion: 2, status: 'succeeded' } })).toBe(1);
+    await expectAccessible(page);
+  }, 180_000);
+
+  it('copies a starter from the gallery into the account, opening it with its sample data', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    await page.goto('/dashboard/templates/gallery');
+    const starters = page.getByRole('list', { name: 'Starters' }).getByRole('listitem');
+    expect(await starters.count()).toBeGreaterThanOrEqual(6);
+    await expectAccessible(page);
+    await screenshot(page, 'templates-gallery');
+
+    await page.getByRole('form', { name: 'Use the Invoice template' }).getByRole('button', { name: 'Use this template' }).click();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Invoice');
+    await expect.poll(() => preview(page).getByText('INV-2026-0142').count()).toBe(1);
+    // the form generated from the schema edits the same data
+    const customer = page.getByLabel('name', { exact: true }).nth(1);
+    await customer.fill('Globex Corporation');
+    await expect.poll(() => preview(page).getByText('Globex Corporation').count()).toBeGreaterThan(0);
+    await expectAccessible(page);
+
+    const saved = await serviceDb().template.findFirstOrThrow({ where: { accountId: account.accountId } });
+    expect(saved).toMatchObject({ name: 'Invoice', tags: ['invoice', 'finance', 'pdf'], latestVersion: 1 });
+
+    // the list finds it by tag, and archived templates have their own filter
+    await page.goto('/dashboard/templates');
+    await page.getByLabel('Tag').selectOption('finance');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Invoice' }).count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'templates-list');
+    await page.getByLabel('Show').selectOption('archived');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByText('No template matches these filters.').isVisible()).toBe(true);
+  }, 120_000);
+});
