@@ -66,7 +66,14 @@ export interface CodeEditorProps {
 export default function CodeEditor({ value, onChange, marks = [], label, focusLine, height = '100%' }: CodeEditorProps) {
   const ref = useRef<ReactCodeMirrorRef>(null);
   const extensions = useMemo<Extension[]>(
-    () => [jinja({ base: html() }), marksField, theme, EditorView.lineWrapping, EditorView.contentAttributes.of({ 'aria-label': label })],
+    () => [
+      jinja({ base: html() }),
+      marksField,
+      theme,
+      EditorView.lineWrapping,
+      // an explicit tab stop: the scroller's keyboard access is the content itself (axe looks for one)
+      EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
+    ],
     [label],
   );
 
