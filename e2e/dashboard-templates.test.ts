@@ -1,6 +1,8 @@
 // The templates area of the dashboard in a real browser: create, edit with a live preview,
 // errors at their line, save versions, compare them, render and download; the starter gallery.
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
 import { serviceDb } from './support/api.ts';
@@ -25,6 +27,8 @@ describe('dashboard templates', () => {
     const account = await signIn(page);
     await page.goto('/dashboard/templates');
     await expect.poll(() => page.getByText('No templates yet.').isVisible()).toBe(true);
+    // the form acts once the page's script has loaded (a cold server compiles it first)
+    await page.waitForLoadState('networkidle');
     await page.getByLabel('Name', { exact: true }).fill('Welcome letter');
     await page.getByRole('button', { name: 'Create template' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
@@ -56,6 +60,28 @@ describe('dashboard templates', () => {
     await expect.poll(() => preview(page).locator('p').textContent()).toBe('Your order of 2 items has shipped.');
     await expect.poll(() => page.locator('.cm-svc-error-line').count()).toBe(0);
     await screenshot(page, 'templates-editor');
+
+    // nothing in the preview reaches the network: a local server sees no request
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      response.end('x');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await replaceSource(
+        page,
+        `<!doctype html>\n<html lang="en">\n<head><link rel="stylesheet" href="${origin}/style.css"><style>@font-face { font-family: X; src: url(${origin}/font.woff2) } body { font-family: X; background: url(${origin}/bg.png) }</style></head>\n<body>\n<h1>Dear {{ name }}, offline</h1>\n<img src="${origin}/logo.png" alt="">\n</body>\n</html>\n`,
+      );
+      await expect.poll(() => preview(page).locator('h1').textContent()).toBe('Dear Ada Lovelace, offline');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(requests).toEqual([]);
+    } finally {
+      server.close();
+    }
+    await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n<p>Your order of {{ items | length }} items has shipped.</p>\n</body>\n</html>\n');
+    await expect.poll(() => preview(page).locator('p').textContent()).toBe('Your order of 2 items has shipped.');
 
     await page.getByRole('button', { name: 'Save as new version' }).click();
     await expect.poll(() => page.getByText('Saved as version 2.').isVisible()).toBe(true);
@@ -89,6 +115,7 @@ describe('dashboard templates', () => {
     await expectAccessible(page);
     await screenshot(page, 'templates-gallery');
 
+    await page.waitForLoadState('networkidle');
     await page.getByRole('form', { name: 'Use the Invoice template' }).getByRole('button', { name: 'Use this template' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Invoice');
@@ -106,7 +133,7 @@ describe('dashboard templates', () => {
     await page.goto('/dashboard/templates');
     await page.getByLabel('Tag').selectOption('finance');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Invoice' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: 'Invoice', exact: true }).count()).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'templates-list');
     await page.getByLabel('Show').selectOption('archived');
