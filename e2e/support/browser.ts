@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
-import { createSignInLink } from '@svc/core';
+import { type CreateAccountOptions, createSignInLink, type ServiceContext } from '@svc/core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { baseUrl, newAccount, serviceContext, type TestAccount } from './api.ts';
 
@@ -29,19 +29,32 @@ export interface BrowserFixture {
   newContext(): Promise<BrowserContext>;
 }
 
+export interface UseBrowserOptions {
+  viewport?: { width: number; height: number };
+  /** The browser's locale (numbers and dates on the dashboard follow it); en-US unless told. */
+  locale?: string;
+  /** The service the pages come from; the global setup's web process unless told (read when each test starts). */
+  baseUrl?: () => string;
+}
+
 /** Call at the top of a describe block (or file): launches Chromium for the file and gives each test a fresh page. */
-export function useBrowser(options: { viewport?: { width: number; height: number } } = {}): BrowserFixture {
+export function useBrowser(options: UseBrowserOptions = {}): BrowserFixture {
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
   let page: Page | undefined;
   const extra: BrowserContext[] = [];
-  const contextOptions = { baseURL: baseUrl(), viewport: options.viewport ?? { width: 1280, height: 900 } };
+  const contextOptions = () => ({
+    baseURL: (options.baseUrl ?? baseUrl)(),
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    locale: options.locale ?? 'en-US',
+    timezoneId: 'UTC',
+  });
   beforeAll(async () => {
     process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
     browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
   });
   beforeEach(async () => {
-    context = await browser!.newContext(contextOptions);
+    context = await browser!.newContext(contextOptions());
     context.setDefaultTimeout(20_000);
     page = await context.newPage();
   });
@@ -56,7 +69,7 @@ export function useBrowser(options: { viewport?: { width: number; height: number
     page: () => page ?? fail('no page: call page() inside a test'),
     context: () => context ?? fail('no context: call context() inside a test'),
     newContext: async () => {
-      const made = await browser!.newContext(contextOptions);
+      const made = await browser!.newContext(contextOptions());
       extra.push(made);
       return made;
     },
@@ -69,14 +82,27 @@ function fail(message: string): never {
 
 export type SignedInAccount = TestAccount;
 
+/** Where signIn makes the account and its link: the global setup's service unless told. */
+export interface SignInService {
+  newAccount(options: Partial<CreateAccountOptions>): Promise<TestAccount>;
+  ctx: ServiceContext;
+}
+
+export interface SignInOptions {
+  plan?: 'scale' | 'growth' | 'starter' | 'pack' | 'free';
+  credits?: number;
+  service?: SignInService;
+}
+
 /**
  * A new account (scale plan with 100 credits unless told otherwise), signed in on `page` by
  * opening a real one-use sign-in link, as a user opens the one in their email. Lands on the
  * dashboard's overview.
  */
-export async function signIn(page: Page, options: { plan?: 'scale' | 'growth' | 'starter' | 'pack' | 'free'; credits?: number } = {}): Promise<SignedInAccount> {
-  const account = await newAccount({ plan: options.plan ?? 'scale', credits: options.credits ?? 100 });
-  const link = await createSignInLink(serviceContext(), { accountId: account.accountId });
+export async function signIn(page: Page, options: SignInOptions = {}): Promise<SignedInAccount> {
+  const service = options.service ?? { newAccount, ctx: serviceContext() };
+  const account = await service.newAccount({ plan: options.plan ?? 'scale', credits: options.credits ?? 100 });
+  const link = await createSignInLink(service.ctx, { accountId: account.accountId });
   await page.goto(new URL(link.url).pathname);
   await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard');
   return account;

@@ -3,6 +3,7 @@ export * from './accounts/ensure-demo-account.ts';
 export * from './accounts/set-account-plan.ts';
 export * from './accounts/set-account-status.ts';
 export * from './accounts/show-account.ts';
+export * from './accounts/get-usage-overview.ts';
 export * from './accounts/search-accounts.ts';
 export * from './accounts/confirm-email-identity.ts';
 export * from './accounts/prove-account-email.ts';

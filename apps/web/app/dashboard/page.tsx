@@ -1,9 +1,149 @@
+import type { CreditBucket } from '@svc/db';
+import { getUsageOverview, planTerms, showAccount } from '@svc/core';
+import Link from 'next/link';
+import { RenderChart } from '../../src/dashboard/render-chart.tsx';
 import { requireSession } from '../../src/dashboard/session.ts';
-import { PageHeader } from '../../src/dashboard/ui/card.tsx';
+import { Badge } from '../../src/dashboard/ui/badge.tsx';
+import { buttonClass } from '../../src/dashboard/ui/button.tsx';
+import { Card, CardHeader, PageHeader } from '../../src/dashboard/ui/card.tsx';
+import { LocalDate, LocalNumber } from '../../src/dashboard/ui/local-format.tsx';
+import { ProgressBar } from '../../src/dashboard/ui/progress.tsx';
+import { EmptyState } from '../../src/dashboard/ui/states.tsx';
+import { Table, Td, Th } from '../../src/dashboard/ui/table.tsx';
 
 export const metadata = { title: 'Overview' };
 
+const buckets: { bucket: CreditBucket; label: string; note: string }[] = [
+  { bucket: 'subscription', label: 'Subscription', note: 'Refilled each month' },
+  { bucket: 'free_monthly', label: 'Free monthly', note: 'Refilled each month' },
+  { bucket: 'trial', label: 'Trial', note: 'Spent after monthly credits' },
+  { bucket: 'pack', label: 'Packs', note: 'Never lapse' },
+];
+
 export default async function Overview() {
-  await requireSession();
-  return <PageHeader title="Overview" description="Credits, usage and recent failures." />;
+  const { ctx, accountId } = await requireSession();
+  const [account, usage] = await Promise.all([showAccount(ctx, accountId), getUsageOverview(ctx, { accountId })]);
+  const available = Object.values(account.balances).reduce((sum, value) => sum + value, 0);
+  const overageAllowed = planTerms[account.plan].overage;
+  return (
+    <>
+      <PageHeader title="Overview" description="Credits, usage this month and the last 30 days of renders." />
+      <div className="grid gap-6">
+        <Card aria-labelledby="credits-heading">
+          <CardHeader id="credits-heading" title="Credits" description={<>Plan: <Badge tone="info">{account.plan}</Badge></>} />
+          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
+            <Stat label="Available" value={available} strong />
+            {buckets.map(({ bucket, label, note }) => (
+              <Stat key={bucket} label={label} value={account.balances[bucket]} note={note} testId={`balance-${bucket}`} />
+            ))}
+            <Stat label="Reserved" value={account.reserved} note="Held for jobs in progress" testId="reserved" />
+          </dl>
+        </Card>
+
+        <Card aria-labelledby="overage-heading">
+          <CardHeader
+            id="overage-heading"
+            title="Overage this month"
+            description={
+              overageAllowed ? (
+                <>
+                  <LocalNumber value={account.overageThisMonth} /> credits beyond the prepaid balance in {usage.period} (UTC), all keys together.
+                </>
+              ) : (
+                'Your plan has no overage: work stops when the credits run out.'
+              )
+            }
+            actions={
+              <Link href="/dashboard/developers" className={buttonClass('secondary')}>
+                Set key caps
+              </Link>
+            }
+          />
+          {overageAllowed ? (
+            usage.overageByKey.length === 0 ? (
+              <EmptyState title="No API keys yet">Create a key on the Developers page to use the API.</EmptyState>
+            ) : (
+              <ul className="space-y-4">
+                {usage.overageByKey.map((key) => (
+                  <li key={key.keyId}>
+                    <div className="mb-1 flex flex-wrap justify-between gap-2 text-sm">
+                      <span className="font-medium">
+                        {key.name} <span className="font-mono text-xs text-slate-600">{key.displayPrefix}…</span>
+                      </span>
+                      <span className="text-slate-700">
+                        <LocalNumber value={key.used} /> {key.cap === null ? 'used, no cap' : <>of <LocalNumber value={key.cap} /> cap</>}
+                      </span>
+                    </div>
+                    {key.cap !== null ? (
+                      <ProgressBar value={key.used} max={key.cap} label={`Overage of ${key.name} against its cap`} tone={key.used >= key.cap ? 'danger' : key.used >= key.cap * 0.8 ? 'warning' : 'info'} />
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            )
+          ) : null}
+        </Card>
+
+        <Card aria-labelledby="renders-heading">
+          <CardHeader id="renders-heading" title="Renders per day" description="The last 30 days." />
+          <RenderChart days={usage.renderDays} />
+        </Card>
+
+        <Card aria-labelledby="failures-heading">
+          <CardHeader
+            id="failures-heading"
+            title="Recent failures"
+            actions={
+              <Link href="/dashboard/renders?status=failed" className={buttonClass('secondary')}>
+                All renders
+              </Link>
+            }
+          />
+          {usage.failures.length === 0 ? (
+            <EmptyState title="No failed renders">Renders that fail show here with their error code.</EmptyState>
+          ) : (
+            <Table caption="Recent failed renders">
+              <thead>
+                <tr>
+                  <Th>Render</Th>
+                  <Th>Error code</Th>
+                  <Th>Finished</Th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {usage.failures.map((failure) => (
+                  <tr key={failure.id}>
+                    <Td>
+                      <span className="font-mono text-xs">{failure.id}</span>
+                      <span className="block text-xs text-slate-600">
+                        {failure.kind.toUpperCase()} · {failure.filename}
+                      </span>
+                    </Td>
+                    <Td>
+                      <Badge tone="danger">{failure.errorCode ?? 'unknown'}</Badge>
+                    </Td>
+                    <Td>
+                      <LocalDate value={failure.finishedAt ?? failure.createdAt} />
+                    </Td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}
+
+function Stat({ label, value, note, strong, testId }: { label: string; value: number; note?: string; strong?: boolean; testId?: string }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium text-slate-600">{label}</dt>
+      <dd className={strong ? 'text-2xl font-semibold text-slate-900' : 'text-xl font-semibold text-slate-800'} data-testid={testId}>
+        <LocalNumber value={value} />
+      </dd>
+      {note ? <dd className="text-xs text-slate-600">{note}</dd> : null}
+    </div>
+  );
 }
