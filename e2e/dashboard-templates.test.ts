@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
 import { serviceDb } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
@@ -17,6 +17,12 @@ async function replaceSource(page: Page, text: string) {
   await page.keyboard.insertText(text);
 }
 
+/** Waits until React has hydrated the element (its props are attached), so a click acts through the page's script. */
+async function hydrated(locator: Locator) {
+  await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps')))).toBe(true);
+  return locator;
+}
+
 const preview = (page: Page) => page.frameLocator('iframe[title="Template preview"]');
 
 describe('dashboard templates', () => {
@@ -27,10 +33,8 @@ describe('dashboard templates', () => {
     const account = await signIn(page);
     await page.goto('/dashboard/templates');
     await expect.poll(() => page.getByText('No templates yet.').isVisible()).toBe(true);
-    // the form acts once the page's script has loaded (a cold server compiles it first)
-    await page.waitForLoadState('networkidle');
     await page.getByLabel('Name', { exact: true }).fill('Welcome letter');
-    await page.getByRole('button', { name: 'Create template' }).click();
+    await (await hydrated(page.getByRole('button', { name: 'Create template' }))).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
     const templateId = new URL(page.url()).pathname.split('/').pop()!;
 
@@ -115,8 +119,7 @@ describe('dashboard templates', () => {
     await expectAccessible(page);
     await screenshot(page, 'templates-gallery');
 
-    await page.waitForLoadState('networkidle');
-    await page.getByRole('form', { name: 'Use the Invoice template' }).getByRole('button', { name: 'Use this template' }).click();
+    await (await hydrated(page.getByRole('form', { name: 'Use the Invoice template' }).getByRole('button', { name: 'Use this template' }))).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Invoice');
     await expect.poll(() => preview(page).getByText('Acme Logistics Ltd', { exact: true }).count()).toBe(1);
@@ -139,5 +142,35 @@ describe('dashboard templates', () => {
     await page.getByLabel('Show').selectOption('archived');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => page.getByText('No template matches these filters.').isVisible()).toBe(true);
+  }, 120_000);
+  it('shows the pages and sizes of a canvas starter, adapts it to a new size with a thumbnail and saves it with the next version', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    await page.goto('/dashboard/templates/gallery');
+    await (await hydrated(page.getByRole('form', { name: 'Use the Social card template' }).getByRole('button', { name: 'Use this template' }))).click();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
+    await expect.poll(() => preview(page).getByText('How we render a million invoices a day').count()).toBe(1);
+    expect(await page.getByRole('list', { name: 'Canvas pages' }).textContent()).toContain('card — Card');
+    expect(await page.getByRole('list', { name: 'Saved sizes' }).textContent()).toContain('Square post (1080×1080, square)');
+
+    await page.getByRole('button', { name: '+ Story 1080×1920' }).click();
+    await page.getByRole('button', { name: 'Adapt', exact: true }).click();
+    const adapted = page.getByRole('list', { name: 'Adapted sizes' });
+    await adapted.waitFor({ timeout: 30_000 });
+    const thumbnail = page.frameLocator('iframe[title="Thumbnail 1080×1920"]');
+    await expect.poll(() => thumbnail.getByText('How we render a million invoices a day').count()).toBe(1);
+    await adapted.getByRole('button', { name: 'Keep as saved size' }).click();
+    expect(await page.getByRole('list', { name: 'Saved sizes' }).textContent()).toContain('Story (1080×1920, story)');
+    await expectAccessible(page);
+    await screenshot(page, 'templates-canvas');
+
+    await page.getByRole('button', { name: 'Save as new version' }).click();
+    await expect.poll(() => page.getByText('Saved as version 2.').isVisible()).toBe(true);
+    const template = await serviceDb().template.findFirstOrThrow({ where: { accountId: account.accountId } });
+    const saved = await serviceDb().templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: template.id, version: 2 } } });
+    expect((saved.sizes as { id: string; width: number; height: number }[]).map(({ id, width, height }) => [id, width, height])).toEqual([
+      ['square', 1080, 1080],
+      ['story', 1080, 1920],
+    ]);
   }, 120_000);
 });

@@ -184,7 +184,8 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
               <DetailList details={preview.details} onPick={(line, column) => setFocusLine({ line, column, nonce: Date.now() })} />
             </div>
           ) : null}
-          <div className="min-h-0 flex-1 overflow-auto bg-slate-100 p-3">
+          {/* a scrolling region: focusable, so the keyboard can scroll a large canvas too */}
+          <div tabIndex={0} role="region" aria-label="Preview area" className="min-h-0 flex-1 overflow-auto bg-slate-100 p-3 focus-visible:outline-2 focus-visible:outline-indigo-600">
             {shownHtml !== null ? (
               <PreviewFrame html={shownHtml} title="Template preview" canvas={canvas} displayWidth={620} className="mx-auto bg-white shadow" />
             ) : (
