@@ -1,5 +1,6 @@
 'use client';
 
+import { useEffect, useRef, useState } from 'react';
 import { previewDocument } from './preview-document.ts';
 
 export interface PreviewFrameProps {
@@ -42,4 +43,19 @@ export function PreviewFrame({ html, title, canvas, displayWidth = 640, classNam
       style={{ width: '100%', height: '100%', minHeight: 480, border: 0, background: '#fff' }}
     />
   );
+}
+
+/** A canvas preview as wide as the box it sits in (at most the canvas itself), following its resizes. */
+export function FittedPreviewFrame(props: Omit<PreviewFrameProps, 'displayWidth'>) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    setWidth(element.clientWidth);
+    return () => observer.disconnect();
+  }, []);
+  return <div ref={box}>{width > 0 ? <PreviewFrame {...props} displayWidth={width} /> : null}</div>;
 }

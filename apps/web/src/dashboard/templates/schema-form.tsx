@@ -4,6 +4,7 @@ import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
 import { useMemo } from 'react';
+import './schema-form.css';
 
 export interface SchemaFormProps {
   schema: Record<string, unknown>;

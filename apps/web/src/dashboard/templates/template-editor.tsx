@@ -11,7 +11,7 @@ import { callAction } from './call-action.ts';
 import { CanvasPanel } from './canvas-panel.tsx';
 import { DataPanel } from './data-panel.tsx';
 import { LazyCodeEditor } from './lazy.tsx';
-import { PreviewFrame } from './preview-frame.tsx';
+import { FittedPreviewFrame } from './preview-frame.tsx';
 import { canvasOf } from './source-facts.ts';
 import { TestRenderPanel, type OutputChoice } from './test-render-panel.tsx';
 import { VersionPanel } from './version-panel.tsx';
@@ -39,6 +39,9 @@ export interface TemplateEditorProps {
   initialData: Record<string, unknown>;
   output: OutputChoice;
 }
+
+/** The page a document template is previewed on: A4 at 96 dpi. */
+const documentPage = { width: 794, height: 1123 };
 
 /** Waiting this long after the last keystroke before asking for a preview. */
 const previewDelayMs = 400;
@@ -185,9 +188,10 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
             </div>
           ) : null}
           {/* a scrolling region: focusable, so the keyboard can scroll a large canvas too */}
-          <div tabIndex={0} role="region" aria-label="Preview area" className="min-h-0 flex-1 overflow-auto bg-slate-100 p-3 focus-visible:outline-2 focus-visible:outline-indigo-600">
+          <div tabIndex={0} role="region" aria-label="Preview area" className="max-h-[44rem] min-h-0 flex-1 overflow-auto bg-slate-100 p-3 focus-visible:outline-2 focus-visible:outline-indigo-600">
             {shownHtml !== null ? (
-              <PreviewFrame html={shownHtml} title="Template preview" canvas={canvas} displayWidth={620} className="mx-auto bg-white shadow" />
+              // a document is laid out as an A4 page at 96 dpi (794 px wide) and scrolls inside its frame
+              <FittedPreviewFrame html={shownHtml} title="Template preview" canvas={canvas ?? documentPage} className="mx-auto bg-white shadow" />
             ) : (
               <p className="py-16 text-center text-sm text-slate-500">{preview.state === 'failed' ? 'Fix the problem above to see a preview.' : 'Preparing the preview…'}</p>
             )}
