@@ -15,6 +15,8 @@ describe('sign in', () => {
 
   it('asks for a link by email, and the link brings the browser back to the page it asked for', async () => {
     const page = browser.page();
+    // every test's link requests come from 127.0.0.1: start from a full per-client bucket
+    await serviceDb().$executeRaw`DELETE FROM rate_limit_buckets WHERE key LIKE 'email_sign_in_client:%'`;
     await page.goto('/dashboard/developers');
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     const email = `dash-${randomUUID()}@example.com`;
@@ -199,5 +201,16 @@ describe('session expiry and CSRF', () => {
     expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard/developers');
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'session ended' }).count()).toBe(1);
     await expectAccessible(page);
+  });
+
+  it('after signing out in another tab (the cookie gone), a write in this one says the session ended', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    await page.goto('/dashboard/developers');
+    await browser.context().clearCookies();
+    await page.getByLabel('Name of the new key').fill('after sign-out');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'session ended' }).textContent()).toContain('signed_out');
+    expect(await serviceDb().apiKey.count({ where: { accountId: account.accountId, name: 'after sign-out' } })).toBe(0);
   });
 });

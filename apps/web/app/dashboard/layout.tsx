@@ -26,7 +26,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             <span className="hidden sm:inline" data-testid="account-label">
               {session.email ?? 'No email address yet'}
             </span>
-            <ActionForm action={signOut} csrfToken={session.csrfToken} submitLabel="Sign out" submitVariant="secondary" className="[&>div]:mt-0" />
+            <ActionForm action={signOut} csrfToken={session.csrfToken} submitLabel="Sign out" submitVariant="secondary" inline />
           </div>
         </div>
       </header>

@@ -57,7 +57,15 @@ export default async function Account({ searchParams }: { searchParams: Promise<
             <div>
               <dt className="text-xs font-medium text-slate-600">Monthly credits</dt>
               <dd className="mt-1 font-medium">
-                <LocalNumber value={terms.subscriptionCredits || freeMonthlyCredits[account.plan]} />
+                {terms.subscriptionCredits > 0 ? (
+                  <LocalNumber value={terms.subscriptionCredits} />
+                ) : freeMonthlyCredits[account.plan] > 0 ? (
+                  <>
+                    <LocalNumber value={freeMonthlyCredits[account.plan]} /> free{account.email ? '' : ', once your email address is confirmed'}
+                  </>
+                ) : (
+                  'None'
+                )}
               </dd>
             </div>
             <div>

@@ -89,7 +89,7 @@ export default async function Developers() {
                   </p>
                   {key.status === 'active' ? (
                     <div className="mt-3 flex flex-wrap items-end gap-4">
-                      <ActionForm action={updateKey} csrfToken={csrfToken} submitLabel="Save" submitVariant="secondary" successMessage="Saved." className="flex flex-wrap items-end gap-3 [&>div]:mt-0">
+                      <ActionForm action={updateKey} csrfToken={csrfToken} submitLabel="Save" submitVariant="secondary" successMessage="Saved." inline className="flex flex-wrap items-end gap-3">
                         <input type="hidden" name="key_id" value={key.id} />
                         <Field id={`name-${key.id}`} label="Name">
                           <Input id={`name-${key.id}`} name="name" defaultValue={key.name} required maxLength={100} />
@@ -103,7 +103,7 @@ export default async function Developers() {
                         csrfToken={csrfToken}
                         submitLabel="Revoke"
                         submitVariant="danger"
-                        className="[&>div]:mt-0"
+                        inline
                         confirm={{ title: `Revoke ${key.name}?`, body: 'Requests with this key are refused from now on. This cannot be undone.', confirmLabel: 'Revoke key' }}
                       >
                         <input type="hidden" name="key_id" value={key.id} />
@@ -157,7 +157,7 @@ export default async function Developers() {
                   </p>
                   <div className="mt-3 flex flex-wrap items-start gap-3">
                     <TestWebhookForm action={sendTestEvent} csrfToken={csrfToken} webhookId={webhook.id} />
-                    <ActionForm action={setDestinationEnabled} csrfToken={csrfToken} submitLabel={webhook.status === 'enabled' ? 'Disable' : 'Enable'} submitVariant="secondary" className="[&>div]:mt-0">
+                    <ActionForm action={setDestinationEnabled} csrfToken={csrfToken} submitLabel={webhook.status === 'enabled' ? 'Disable' : 'Enable'} submitVariant="secondary" inline>
                       <input type="hidden" name="webhook_id" value={webhook.id} />
                       <input type="hidden" name="enabled" value={webhook.status === 'enabled' ? 'false' : 'true'} />
                     </ActionForm>
@@ -166,6 +166,7 @@ export default async function Developers() {
                       csrfToken={csrfToken}
                       submitLabel="Rotate secret"
                       submitVariant="secondary"
+                      inline
                       secretName="signing secret"
                       confirm={{ title: 'Rotate the signing secret?', body: 'A new secret signs events from now on; the old one keeps signing for 24 hours alongside it.', confirmLabel: 'Rotate' }}
                     >
@@ -176,7 +177,7 @@ export default async function Developers() {
                       csrfToken={csrfToken}
                       submitLabel="Delete"
                       submitVariant="danger"
-                      className="[&>div]:mt-0"
+                      inline
                       confirm={{ title: 'Delete this destination?', body: 'No more events are sent to it. This cannot be undone.', confirmLabel: 'Delete destination' }}
                     >
                       <input type="hidden" name="webhook_id" value={webhook.id} />

@@ -17,6 +17,7 @@ export interface SecretFormProps {
   secretName: string;
   children?: ReactNode;
   confirm?: { title: string; body: ReactNode; confirmLabel: string };
+  inline?: boolean;
   className?: string;
 }
 

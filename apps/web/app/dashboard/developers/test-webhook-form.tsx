@@ -15,7 +15,7 @@ export function TestWebhookForm({ action, csrfToken, webhookId }: { action: Sess
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
   return (
     <div>
-      <ActionForm action={action} csrfToken={csrfToken} submitLabel="Send test event" pendingLabel="Sending test…" submitVariant="secondary" onSuccess={setOutcome}>
+      <ActionForm action={action} csrfToken={csrfToken} submitLabel="Send test event" pendingLabel="Sending test…" submitVariant="secondary" inline onSuccess={setOutcome}>
         <input type="hidden" name="webhook_id" value={webhookId} />
       </ActionForm>
       {outcome ? (

@@ -24,6 +24,8 @@ export interface ActionFormProps<T> extends Omit<FormHTMLAttributes<HTMLFormElem
   confirm?: { title: string; body: ReactNode; confirmLabel: string };
   /** Clears the form's fields after success. */
   resetOnSuccess?: boolean;
+  /** The submit button sits beside the fields (a row of actions), not under them. */
+  inline?: boolean;
 }
 
 export function ActionForm<T>({
@@ -37,6 +39,7 @@ export function ActionForm<T>({
   onSuccess,
   confirm,
   resetOnSuccess,
+  inline,
   className,
   ...formProps
 }: ActionFormProps<T>) {
@@ -68,7 +71,7 @@ export function ActionForm<T>({
     >
       <input type="hidden" name={csrfFieldName} value={csrfToken} />
       {children}
-      <div className="mt-3 flex flex-wrap items-center gap-3">
+      <div className={inline ? 'flex flex-wrap items-center gap-3' : 'mt-3 flex flex-wrap items-center gap-3'}>
         <Button type="submit" variant={submitVariant} disabled={pending} aria-disabled={pending}>
           {pending ? (pendingLabel ?? `${submitLabel}…`) : submitLabel}
         </Button>
