@@ -19,9 +19,12 @@ async function replaceSource(page: Page, text: string) {
 
 /** Waits until React has hydrated the element (its props are attached), so a click acts through the page's script. */
 async function hydrated(locator: Locator) {
-  await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps')))).toBe(true);
+  await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))), wait).toBe(true);
   return locator;
 }
+
+/** Server actions and pages of a cold web process can take seconds: polls wait up to 15 s. */
+const wait = { timeout: 15_000 };
 
 const preview = (page: Page) => page.frameLocator('iframe[title="Template preview"]');
 
@@ -32,14 +35,14 @@ describe('dashboard templates', () => {
     const page = browser.page();
     const account = await signIn(page);
     await page.goto('/dashboard/templates');
-    await expect.poll(() => page.getByText('No templates yet.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No templates yet.').isVisible(), wait).toBe(true);
     await page.getByLabel('Name', { exact: true }).fill('Welcome letter');
     await (await hydrated(page.getByRole('button', { name: 'Create template' }))).click();
-    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
+    await expect.poll(() => new URL(page.url()).pathname, wait).toMatch(/^\/dashboard\/templates\/tpl_/);
     const templateId = new URL(page.url()).pathname.split('/').pop()!;
 
     // the skeleton previews in a frame without script or network
-    await expect.poll(() => preview(page).locator('h1').textContent()).toBe('Hello world');
+    await expect.poll(() => preview(page).locator('h1').textContent(), wait).toBe('Hello world');
     const frame = page.locator('iframe[title="Template preview"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
     expect(await frame.getAttribute('srcdoc')).toContain(`default-src 'none'`);
@@ -47,22 +50,22 @@ describe('dashboard templates', () => {
     // typing changes the preview (debounced), with the data from the JSON panel
     await page.getByLabel('Data as JSON').fill('{"name": "Ada Lovelace", "items": ["Notes", "Engine"]}');
     await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n<ul>{% for item in items %}<li>{{ item }}</li>{% endfor %}</ul>\n</body>\n</html>\n');
-    await expect.poll(() => preview(page).locator('h1').textContent()).toBe('Dear Ada Lovelace');
-    await expect.poll(() => preview(page).locator('li').count()).toBe(2);
+    await expect.poll(() => preview(page).locator('h1').textContent(), wait).toBe('Dear Ada Lovelace');
+    await expect.poll(() => preview(page).locator('li').count(), wait).toBe(2);
 
     // a syntax error is listed with its line and column, and its line is marked in the editor
     await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n{% if %}\n</body>\n</html>\n');
     const errors = page.getByTestId('preview-errors');
-    await expect.poll(() => errors.textContent()).toContain('template_syntax_error');
+    await expect.poll(() => errors.textContent(), wait).toContain('template_syntax_error');
     expect(await errors.textContent()).toMatch(/Line 5, column \d+/);
-    await expect.poll(() => page.locator('.cm-svc-error-line').count()).toBe(1);
+    await expect.poll(() => page.locator('.cm-svc-error-line').count(), wait).toBe(1);
     expect(await page.locator('.cm-svc-error-line').textContent()).toContain('{% if %}');
     // the last good preview stays on screen meanwhile
     expect(await preview(page).locator('h1').textContent()).toBe('Dear Ada Lovelace');
 
     await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n<p>Your order of {{ items | length }} items has shipped.</p>\n</body>\n</html>\n');
-    await expect.poll(() => preview(page).locator('p').textContent()).toBe('Your order of 2 items has shipped.');
-    await expect.poll(() => page.locator('.cm-svc-error-line').count()).toBe(0);
+    await expect.poll(() => preview(page).locator('p').textContent(), wait).toBe('Your order of 2 items has shipped.');
+    await expect.poll(() => page.locator('.cm-svc-error-line').count(), wait).toBe(0);
     await screenshot(page, 'templates-editor');
 
     // nothing in the preview reaches the network: a local server sees no request
@@ -78,17 +81,17 @@ describe('dashboard templates', () => {
         page,
         `<!doctype html>\n<html lang="en">\n<head><link rel="stylesheet" href="${origin}/style.css"><style>@font-face { font-family: X; src: url(${origin}/font.woff2) } body { font-family: X; background: url(${origin}/bg.png) }</style></head>\n<body>\n<h1>Dear {{ name }}, offline</h1>\n<img src="${origin}/logo.png" alt="">\n</body>\n</html>\n`,
       );
-      await expect.poll(() => preview(page).locator('h1').textContent()).toBe('Dear Ada Lovelace, offline');
+      await expect.poll(() => preview(page).locator('h1').textContent(), wait).toBe('Dear Ada Lovelace, offline');
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(requests).toEqual([]);
     } finally {
       server.close();
     }
     await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n<p>Your order of {{ items | length }} items has shipped.</p>\n</body>\n</html>\n');
-    await expect.poll(() => preview(page).locator('p').textContent()).toBe('Your order of 2 items has shipped.');
+    await expect.poll(() => preview(page).locator('p').textContent(), wait).toBe('Your order of 2 items has shipped.');
 
     await page.getByRole('button', { name: 'Save as new version' }).click();
-    await expect.poll(() => page.getByText('Saved as version 2.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Saved as version 2.').isVisible(), wait).toBe(true);
     const stored = await serviceDb().templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId, version: 2 } } });
     expect(stored.source).toContain('has shipped');
 
@@ -115,18 +118,18 @@ describe('dashboard templates', () => {
     const account = await signIn(page);
     await page.goto('/dashboard/templates/gallery');
     const starters = page.getByRole('list', { name: 'Starters' }).getByRole('listitem');
-    expect(await starters.count()).toBeGreaterThanOrEqual(6);
+    await expect.poll(() => starters.count(), wait).toBeGreaterThanOrEqual(6);
     await expectAccessible(page);
     await screenshot(page, 'templates-gallery');
 
     await (await hydrated(page.getByRole('form', { name: 'Use the Invoice template' }).getByRole('button', { name: 'Use this template' }))).click();
-    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Invoice');
-    await expect.poll(() => preview(page).getByText('Acme Logistics Ltd', { exact: true }).count()).toBe(1);
+    await expect.poll(() => new URL(page.url()).pathname, wait).toMatch(/^\/dashboard\/templates\/tpl_/);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), wait).toBe('Invoice');
+    await expect.poll(() => preview(page).getByText('Acme Logistics Ltd', { exact: true }).count(), wait).toBe(1);
     // the form generated from the schema edits the same data
     const customer = page.locator('#root_customer_name');
     await customer.fill('Globex Corporation');
-    await expect.poll(() => preview(page).getByText('Globex Corporation').count()).toBeGreaterThan(0);
+    await expect.poll(() => preview(page).getByText('Globex Corporation').count(), wait).toBeGreaterThan(0);
     await expectAccessible(page);
 
     const saved = await serviceDb().template.findFirstOrThrow({ where: { accountId: account.accountId } });
@@ -136,20 +139,22 @@ describe('dashboard templates', () => {
     await page.goto('/dashboard/templates');
     await page.getByLabel('Tag').selectOption('finance');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Invoice', exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: 'Invoice', exact: true }).count(), wait).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'templates-list');
     await page.getByLabel('Show').selectOption('archived');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByText('No template matches these filters.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No template matches these filters.').isVisible(), wait).toBe(true);
   }, 120_000);
   it('shows the pages and sizes of a canvas starter, adapts it to a new size with a thumbnail and saves it with the next version', async () => {
     const page = browser.page();
     const account = await signIn(page);
     await page.goto('/dashboard/templates/gallery');
     await (await hydrated(page.getByRole('form', { name: 'Use the Social card template' }).getByRole('button', { name: 'Use this template' }))).click();
-    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/dashboard\/templates\/tpl_/);
-    await expect.poll(() => preview(page).getByText('How we render a million invoices a day').count()).toBe(1);
+    await expect.poll(() => new URL(page.url()).pathname, wait).toMatch(/^\/dashboard\/templates\/tpl_/);
+    await expect.poll(() => preview(page).getByText('How we render a million invoices a day').count(), wait).toBe(1);
+    // the card is painted with its colours from the sample data
+    expect(await preview(page).locator('.card').evaluate((element) => getComputedStyle(element).backgroundImage)).toMatch(/linear-gradient\(.*rgb\(29, 43, 100\)/);
     expect(await page.getByRole('list', { name: 'Canvas pages' }).textContent()).toContain('card — Card');
     expect(await page.getByRole('list', { name: 'Saved sizes' }).textContent()).toContain('Square post (1080×1080, square)');
 
@@ -158,14 +163,14 @@ describe('dashboard templates', () => {
     const adapted = page.getByRole('list', { name: 'Adapted sizes' });
     await adapted.waitFor({ timeout: 30_000 });
     const thumbnail = page.frameLocator('iframe[title="Thumbnail 1080×1920"]');
-    await expect.poll(() => thumbnail.getByText('How we render a million invoices a day').count()).toBe(1);
+    await expect.poll(() => thumbnail.getByText('How we render a million invoices a day').count(), wait).toBe(1);
     await adapted.getByRole('button', { name: 'Keep as saved size' }).click();
     expect(await page.getByRole('list', { name: 'Saved sizes' }).textContent()).toContain('Story (1080×1920, story)');
     await expectAccessible(page);
     await screenshot(page, 'templates-canvas');
 
     await page.getByRole('button', { name: 'Save as new version' }).click();
-    await expect.poll(() => page.getByText('Saved as version 2.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Saved as version 2.').isVisible(), wait).toBe(true);
     const template = await serviceDb().template.findFirstOrThrow({ where: { accountId: account.accountId } });
     const saved = await serviceDb().templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: template.id, version: 2 } } });
     expect((saved.sizes as { id: string; width: number; height: number }[]).map(({ id, width, height }) => [id, width, height])).toEqual([
