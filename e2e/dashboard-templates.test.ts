@@ -177,5 +177,18 @@ describe('dashboard templates', () => {
       ['square', 1080, 1080],
       ['story', 1080, 1920],
     ]);
+
+    // name and tags, then archive: the list's archived filter finds it
+    await page.getByText('Name and tags').click();
+    await page.getByLabel('Name', { exact: true }).fill('Launch card');
+    await page.getByLabel('Tags').fill('social, launch');
+    await page.getByRole('button', { name: 'Save name and tags' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), wait).toBe('Launch card');
+    expect(await serviceDb().template.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({ name: 'Launch card', tags: ['social', 'launch'] });
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+    await expect.poll(async () => (await serviceDb().template.findUniqueOrThrow({ where: { id: template.id } })).archivedAt !== null, wait).toBe(true);
+    await page.goto('/dashboard/templates?status=archived&tag=launch');
+    await expect.poll(() => page.getByRole('link', { name: 'Launch card', exact: true }).count(), wait).toBe(1);
   }, 120_000);
 });

@@ -66,7 +66,8 @@ export const saveVersionAction = sessionAction(
 );
 
 export const renameTemplateAction = sessionAction(
-  z.object({ templateId, name: z.string().max(120), tags: z.array(z.string()).max(20) }),
+  // tags arrive as one comma-separated field
+  z.object({ templateId, name: z.string().max(120), tags: z.string().max(1000).transform((text) => text.split(',').map((tag) => tag.trim()).filter((tag) => tag !== '')) }),
   async ({ templateId, name, tags }, { ctx, accountId }) => {
     const updated = await updateTemplate(ctx, { accountId, templateId, changes: { name: name.trim() || null, tags } });
     return { name: updated.name, tags: updated.tags };

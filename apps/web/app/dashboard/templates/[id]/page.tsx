@@ -3,6 +3,7 @@ import type { SizeVariant } from '@svc/contracts';
 import { notFound } from 'next/navigation';
 import { requireSession } from '../../../../src/dashboard/session.ts';
 import { ArchiveForm } from '../../../../src/dashboard/templates/archive-form.tsx';
+import { RenameForm } from '../../../../src/dashboard/templates/rename-form.tsx';
 import { canvasOf } from '../../../../src/dashboard/templates/source-facts.ts';
 import { TemplateEditor } from '../../../../src/dashboard/templates/template-editor.tsx';
 import type { OutputChoice } from '../../../../src/dashboard/templates/test-render-panel.tsx';
@@ -70,6 +71,7 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
           </>
         }
       />
+      <RenameForm csrfToken={session.csrfToken} templateId={template.id} name={template.name} tags={template.tags} />
       <TemplateEditor
         key={`${template.id}-${version.version}`}
         csrfToken={session.csrfToken}
