@@ -179,7 +179,7 @@ describe('dashboard templates', () => {
     ]);
 
     // name and tags, then archive: the list's archived filter finds it
-    await page.getByText('Name and tags').click();
+    await page.getByText('Name and tags', { exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill('Launch card');
     await page.getByLabel('Tags').fill('social, launch');
     await page.getByRole('button', { name: 'Save name and tags' }).click();
