@@ -2,11 +2,9 @@ import sharp from 'sharp';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal } from '../auth/principal.ts';
 import { selectBrandValues } from '../brand-kits/brand-values.ts';
-import { enqueue } from '../jobs/enqueue.ts';
-import { effectiveOptions } from '../renders/render-spec.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { createPreviewJob } from '../template-builds/render-candidate.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
 import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
 import { getTemplateVersion } from './get-template-version.ts';
@@ -58,17 +56,7 @@ export async function compareTemplateVersions(ctx: ServiceContext, options: Comp
 }
 
 async function renderSnapshot(ctx: ServiceContext, accountId: string, html: string, width: number, height: number): Promise<Buffer> {
-  const jobId = newId('image_');
-  const options = effectiveOptions('image', { html, image: { format: 'png', width, height } } as never);
-  await ctx.db.$transaction(async (tx) => {
-    await tx.$executeRaw`
-      WITH job AS (
-        INSERT INTO render_jobs (id, account_id, key_id, kind, credit, filename, options, created_at)
-        VALUES (${jobId}, ${accountId}, NULL, 'image'::"RenderKind", 'none'::"JobCredit", 'version-comparison', ${JSON.stringify(options)}::jsonb, ${ctx.clock()})
-        RETURNING id)
-      INSERT INTO render_inputs (job_id, html) SELECT id, ${html} FROM job`;
-    await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
-  });
+  const jobId = await createPreviewJob(ctx, { accountId, keyId: null, html, output: { type: 'image', format: 'png', width, height }, queue: true, filename: 'version-comparison' });
   const finished = async () => {
     const job = await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } });
     return job?.status === 'succeeded' || job?.status === 'failed' || job?.status === 'cancelled';
