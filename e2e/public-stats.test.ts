@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { computePublicStats, recordHeartbeat } from '@svc/core';
+import { computePublicStats, listStarters, recordHeartbeat } from '@svc/core';
 import { describe, expect, inject, it } from 'vitest';
 import { api, serviceContext, serviceDb } from './support/api.ts';
 
@@ -20,7 +20,9 @@ describe('GET /v1/public-stats', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=300');
     expect(Object.keys(response.body).sort()).toEqual(['gallery_templates', 'renders_served', 'status', 'uptime_days', 'uptime_percent']);
-    expect(response.body.gallery_templates).toBe(0);
+    // the starter gallery of the dashboard: at least six templates a user can copy
+    expect(response.body.gallery_templates).toBe(listStarters().length);
+    expect(response.body.gallery_templates).toBeGreaterThanOrEqual(6);
     expect(response.body.renders_served).toBeGreaterThanOrEqual(0);
     // the web process and the worker have each recorded a heartbeat for this run
     const components = await serviceDb().heartbeat.findMany({ distinct: ['component'], select: { component: true } });
@@ -64,6 +66,6 @@ describe('GET /v1/public-stats', () => {
 
   it('reports unavailable, not an error, when the database does not answer', async () => {
     const broken = { ...serviceContext(), db: { $queryRaw: () => Promise.reject(new Error('down')), serviceSetting: { findUnique: () => Promise.reject(new Error('down')) } } } as never;
-    expect(await computePublicStats(broken)).toEqual({ rendersServed: 0, galleryTemplates: 0, uptimePercent: null, uptimeDays: 0, status: 'unavailable' });
+    expect(await computePublicStats(broken)).toEqual({ rendersServed: 0, galleryTemplates: listStarters().length, uptimePercent: null, uptimeDays: 0, status: 'unavailable' });
   });
 });

@@ -1,5 +1,6 @@
 import type { Db } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
+import { listStarters } from '../starters/list-starters.ts';
 import {
   degradedBacklogShare,
   degradedFailureShare,
@@ -71,14 +72,13 @@ export async function computePublicStats(ctx: ServiceContext): Promise<PublicSta
     ) status = 'degraded';
     return {
       rendersServed: Number(renders?.served ?? 0),
-      // the public starter gallery arrives with the dashboard
-      galleryTemplates: 0,
+      galleryTemplates: listStarters().length,
       uptimePercent: recordedMinutes < minimumUptimeMinutes ? null : Math.min(100, Math.round((up / recordedMinutes) * 100_000) / 1000),
       uptimeDays: Math.floor(recordedMinutes / 1440),
       status,
     };
   } catch (error) {
     ctx.logger.warn('public stats unavailable', { error: error instanceof Error ? error.message : String(error) });
-    return { rendersServed: 0, galleryTemplates: 0, uptimePercent: null, uptimeDays: 0, status: 'unavailable' };
+    return { rendersServed: 0, galleryTemplates: listStarters().length, uptimePercent: null, uptimeDays: 0, status: 'unavailable' };
   }
 }

@@ -4,6 +4,7 @@
 // takes the job up like any other.
 import type { TemplateOutput } from '@svc/contracts';
 import { findAssetReferences } from '../assets/asset-references.ts';
+import { enqueue } from '../jobs/enqueue.ts';
 import { effectiveOptions } from '../renders/render-spec.ts';
 import { runRenderJob } from '../renders/run-render-job.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -25,6 +26,10 @@ export interface RenderCandidateOptions {
   keyId: string | null;
   html: string;
   output: TemplateOutput;
+  /** hand the job to the worker's queue in the same transaction (a process without a browser); omitted, the caller runs it */
+  queue?: boolean;
+  /** default template-preview */
+  filename?: string;
 }
 
 /** Records the preview job (queued, credit none) with its captured assets. */
@@ -41,11 +46,12 @@ export async function createPreviewJob(ctx: ServiceContext, options: RenderCandi
     await tx.$executeRaw`
       WITH job AS (
         INSERT INTO render_jobs (id, account_id, key_id, kind, credit, filename, options, created_at)
-        VALUES (${jobId}, ${options.accountId}, ${options.keyId}, ${kind}::"RenderKind", 'none'::"JobCredit", 'template-preview',
+        VALUES (${jobId}, ${options.accountId}, ${options.keyId}, ${kind}::"RenderKind", 'none'::"JobCredit", ${options.filename ?? 'template-preview'},
                 ${JSON.stringify(renderOptions)}::jsonb, ${now})
         RETURNING id)
       INSERT INTO render_inputs (job_id, html) SELECT id, ${options.html} FROM job`;
     if (assetIds.length > 0) await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;
+    if (options.queue) await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
   });
   return jobId;
 }

@@ -1,0 +1,73 @@
+// The dashboard's starter gallery: every starter is copied into an account through the
+// saved-template use-case (all its checks) and rendered by the service with its sample data.
+import { copyStarter, DomainError, listStarters, type Starter } from '@svc/core';
+import { describe, expect, it } from 'vitest';
+import { newAccount, serviceContext } from './support/api.ts';
+import { imageInfo, pdfInfo, pdfText, renderOk } from './support/files.ts';
+
+/** Points per inch over millimetres per inch: page sizes as pdfinfo prints them. */
+const points = (mm: number) => (mm / 25.4) * 72;
+const paper: Record<string, [number, number]> = { A4: [210, 297], A5: [148, 210] };
+
+/** A few words of the sample data every render must show, so a blank page cannot pass. */
+const expectedText: Record<string, string[]> = {
+  invoice: ['INV-2026-0142', 'Acme Logistics Ltd', '£9,491.40'],
+  receipt: ['CORNER BAKERY', 'Almond croissant', '€26.90'],
+  certificate: ['Amara Okafor', 'Programme Director'],
+  'report-cover': ['Sustainability and Performance 2025', 'April 2026'],
+};
+
+describe('starter gallery', () => {
+  it('has at least the six kinds the dashboard promises, each with a unique id, tags and a schema', () => {
+    const starters = listStarters();
+    expect(starters.map((starter) => starter.id)).toEqual(
+      expect.arrayContaining(['invoice', 'receipt', 'certificate', 'social-card', 'event-ticket', 'report-cover']),
+    );
+    expect(new Set(starters.map((starter) => starter.id)).size).toBe(starters.length);
+    for (const starter of starters) {
+      expect(starter.tags.length).toBeGreaterThan(0);
+      expect(starter.schema).toMatchObject({ type: 'object' });
+      // an image starter is a canvas of its image size; a PDF starter is an HTML document
+      expect(starter.inputMode).toBe(starter.output.type === 'image' ? 'blank' : 'html');
+    }
+  });
+
+  it.each(listStarters().map((starter) => [starter.id, starter] as [string, Starter]))(
+    '%s: copies into an account as version 1 and renders its sample data',
+    async (_id, starter) => {
+      const account = await newAccount();
+      const template = await copyStarter(serviceContext(), { accountId: account.accountId, starterId: starter.id });
+      expect(template.template).toMatchObject({ name: starter.name, tags: starter.tags, inputMode: starter.inputMode, latestVersion: 1 });
+      expect(template.latest.source).toBe(starter.source);
+
+      if (starter.output.type === 'pdf') {
+        const { pdf } = starter.output;
+        const { file } = await renderOk('pdf', account.apiKey, { template_id: template.template.id, data: starter.sampleData, pdf });
+        const info = pdfInfo(file.bytes);
+        const [width, height] = paper[pdf.format]!;
+        expect(info.pages).toBe(1);
+        expect([info.width, info.height].map(Math.round)).toEqual((pdf.landscape ? [height, width] : [width, height]).map((mm) => Math.round(points(mm))));
+        const text = pdfText(file.bytes).replace(/\s+/g, ' ');
+        for (const words of expectedText[starter.id] ?? []) expect(text).toContain(words);
+        return;
+      }
+      const { format, width, height } = starter.output;
+      const { file } = await renderOk('image', account.apiKey, { template_id: template.template.id, data: starter.sampleData, image: { format, width, height } });
+      expect(await imageInfo(file.bytes)).toMatchObject({ format, width, height });
+      for (const size of starter.sizes ?? []) {
+        const sized = await renderOk('image', account.apiKey, { template_id: template.template.id, data: starter.sampleData, size_id: size.id, image: { format } });
+        expect(await imageInfo(sized.file.bytes)).toMatchObject({ format, width: size.width, height: size.height });
+      }
+    },
+    120_000,
+  );
+
+  it('answers gallery_template_not_found for an unknown starter and saves nothing', async () => {
+    const account = await newAccount();
+    const ctx = serviceContext();
+    const copy = copyStarter(ctx, { accountId: account.accountId, starterId: 'no-such-starter' });
+    await expect(copy).rejects.toBeInstanceOf(DomainError);
+    await expect(copy).rejects.toMatchObject({ code: 'gallery_template_not_found' });
+    expect(await ctx.db.template.count({ where: { accountId: account.accountId } })).toBe(0);
+  });
+});

@@ -1,0 +1,96 @@
+import sharp from 'sharp';
+import { checkAssetReferences } from '../assets/asset-references.ts';
+import { type Principal } from '../auth/principal.ts';
+import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+import { createPreviewJob } from '../template-builds/render-candidate.ts';
+import { compileDataSchema, validateData } from './data-schema.ts';
+import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
+import { getTemplateVersion } from './get-template-version.ts';
+import { takePreviewToken } from './preview-template.ts';
+
+export interface CompareTemplateVersionsOptions {
+  principal: Principal;
+  templateId: string;
+  versions: [number, number];
+  data: Record<string, unknown>;
+  /** the image size both versions are rendered at (a canvas template's canvas, else a page-like viewport) */
+  width: number;
+  height: number;
+}
+
+export interface VersionComparison {
+  /** the two renders as PNG, in the order asked */
+  images: [Buffer, Buffer];
+  /** the second render faded, with every pixel that differs from the first in red */
+  difference: Buffer;
+  /** share of pixels that differ, 0 to 1 */
+  changedShare: number;
+}
+
+/** A channel difference below this is anti-aliasing noise, not a change a person would see. */
+const channelTolerance = 24;
+
+/**
+ * Renders two versions of a template as images with the same data and marks the pixels that
+ * changed. The renders are real jobs through the queue and the worker's browser, like an AI
+ * candidate's preview: never billed (credit none), bounded by the preview rate limit (one
+ * token per comparison), and kept in history like any job of the account.
+ */
+export async function compareTemplateVersions(ctx: ServiceContext, options: CompareTemplateVersionsOptions): Promise<VersionComparison> {
+  const { principal, templateId, versions, data, width, height } = options;
+  await takePreviewToken(ctx, principal);
+  await checkDataLimits(data);
+  const images: Buffer[] = [];
+  for (const version of versions) {
+    const record = await getTemplateVersion(ctx, { accountId: principal.accountId, templateId, version: String(version) });
+    validateData(compileDataSchema(record.schema), data);
+    const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: record.source, sourceField: 'template_id' });
+    const html = await evaluateSource(record.source, data, 'template_id', brand);
+    await checkAssetReferences(ctx.db, principal.accountId, html, 'template_id');
+    images.push(await renderSnapshot(ctx, principal.accountId, html, width, height));
+  }
+  const [first, second] = images as [Buffer, Buffer];
+  return { images: [first, second], ...(await differencePicture(first, second, width, height)) };
+}
+
+async function renderSnapshot(ctx: ServiceContext, accountId: string, html: string, width: number, height: number): Promise<Buffer> {
+  const jobId = await createPreviewJob(ctx, { accountId, keyId: null, html, output: { type: 'image', format: 'png', width, height }, queue: true, filename: 'version-comparison' });
+  const finished = async () => {
+    const job = await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } });
+    return job?.status === 'succeeded' || job?.status === 'failed' || job?.status === 'cancelled';
+  };
+  await ctx.completions.wait(jobId, ctx.config.renderWaitMs, finished);
+  const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+  if (job.status !== 'succeeded' || !job.storageKey) throw new DomainError(job.status === 'failed' ? 'internal_error' : 'overloaded');
+  const stored = await ctx.storage.open(job.storageKey);
+  if (!stored) throw new DomainError('overloaded');
+  const chunks: Buffer[] = [];
+  for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The second image faded to a quarter, with changed pixels in solid red. */
+export async function differencePicture(first: Buffer, second: Buffer, width: number, height: number): Promise<{ difference: Buffer; changedShare: number }> {
+  const raw = (image: Buffer) => sharp(image).resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  const [a, b] = await Promise.all([raw(first), raw(second)]);
+  const out = Buffer.alloc(a.length);
+  let changed = 0;
+  for (let index = 0; index < a.length; index += 3) {
+    const differs =
+      Math.abs(a[index]! - b[index]!) > channelTolerance ||
+      Math.abs(a[index + 1]! - b[index + 1]!) > channelTolerance ||
+      Math.abs(a[index + 2]! - b[index + 2]!) > channelTolerance;
+    if (differs) {
+      changed += 1;
+      out[index] = 220;
+      out[index + 1] = 38;
+      out[index + 2] = 38;
+    } else {
+      for (let channel = 0; channel < 3; channel += 1) out[index + channel] = 191 + Math.round(b[index + channel]! / 4);
+    }
+  }
+  const difference = await sharp(out, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return { difference, changedShare: changed / (width * height) };
+}
