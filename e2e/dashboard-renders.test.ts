@@ -1,0 +1,198 @@
+// The dashboard's Renders pages in a real browser: the history of renders made with the API
+// (thumbnails, search, status filter, download, delete) and a batch followed to its end, with
+// its archive downloaded.
+import { readFile } from 'node:fs/promises';
+import { newId } from '@svc/core';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { api, serviceDb } from './support/api.ts';
+import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
+import { pdfText, renderOk } from './support/files.ts';
+import { createGroup, newTemplate, unzip } from './support/groups.ts';
+
+const rowOf = (page: import('@playwright/test').Page, id: string) => page.locator(`[data-testid="render-row"][data-render-id="${id}"]`);
+const shownIds = (page: import('@playwright/test').Page) => page.getByTestId('render-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-render-id')));
+
+describe('render history', () => {
+  const browser = useBrowser();
+
+  it('lists renders made with the API with thumbnails, finds them by id, name and status, downloads and deletes them', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    const pdf = await renderOk('pdf', account.apiKey, { html: '<h1>Quarterly report</h1><p style="break-before: page">Appendix</p>', filename: 'quarterly-report' });
+    const image = await renderOk('image', account.apiKey, {
+      html: '<body style="margin:0;background:#c81e1e"><h1 style="color:white">Social card</h1></body>',
+      filename: 'social-card',
+      image: { format: 'png', width: 640, height: 320 },
+    });
+    const failedId = newId('pdf_');
+    await serviceDb().renderJob.create({
+      data: { id: failedId, accountId: account.accountId, kind: 'pdf', status: 'failed', credit: 'released', filename: 'broken', options: {}, errorCode: 'render_timeout', errorCategory: 'timeout', finishedAt: new Date() },
+    });
+
+    await page.goto('/dashboard/renders');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Renders');
+    // newest first
+    expect(await shownIds(page)).toEqual([failedId, image.job.id, pdf.job.id]);
+
+    // the image's own pixels, scaled down on the server: a small WebP, red like the render
+    const thumbnail = rowOf(page, image.job.id).getByTestId('render-thumbnail');
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(160);
+    expect(await thumbnail.getAttribute('alt')).toBe('Thumbnail of social-card');
+    const served = await page.request.get(`/dashboard/renders/${image.job.id}/thumbnail`);
+    expect(served.headers()['content-type']).toBe('image/webp');
+    const { dominant } = await sharp(await served.body()).stats();
+    expect(dominant.r).toBeGreaterThan(150);
+    expect(dominant.g).toBeLessThan(80);
+    // a PDF shows its mark with the page count the renderer recorded
+    expect(await rowOf(page, pdf.job.id).getByTestId('pdf-mark').textContent()).toBe('PDF2 pages');
+    expect(await rowOf(page, failedId).textContent()).toContain('render_timeout');
+    await expectAccessible(page);
+    await screenshot(page, 'renders');
+
+    // status filter, then search by file name and by id
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => shownIds(page)).toEqual([failedId]);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('failed');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByLabel('Search').fill('quarterly');
+    await page.getByLabel('Search').press('Enter');
+    await expect.poll(() => shownIds(page)).toEqual([pdf.job.id]);
+    await page.getByLabel('Search').fill(image.job.id);
+    await page.getByLabel('Search').press('Enter');
+    await expect.poll(() => shownIds(page)).toEqual([image.job.id]);
+    await page.getByLabel('Search').fill('no-such-render');
+    await page.getByLabel('Search').press('Enter');
+    await expect.poll(() => page.getByText('No render matches').count()).toBe(1);
+    await page.getByRole('link', { name: 'Clear' }).click();
+    await expect.poll(() => shownIds(page)).toHaveLength(3);
+
+    // download gives the file itself
+    const [download] = await Promise.all([page.waitForEvent('download'), rowOf(page, pdf.job.id).getByRole('link', { name: 'Download quarterly-report.pdf' }).click()]);
+    expect(download.suggestedFilename()).toBe('quarterly-report.pdf');
+    const bytes = await readFile((await download.path())!);
+    expect(pdfText(bytes)).toContain('Quarterly report');
+
+    // delete asks first; Cancel keeps the file
+    await rowOf(page, image.job.id).getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete social-card.png?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await api(`/v1/image/${image.job.id}`, { key: account.apiKey })).body.artifact.removed_reason).toBeNull();
+    await rowOf(page, image.job.id).getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete render' }).click();
+    await expect.poll(() => rowOf(page, image.job.id).textContent()).toContain('file deleted');
+    expect(await rowOf(page, image.job.id).getByRole('link', { name: /Download/ }).count()).toBe(0);
+    const read = await api(`/v1/image/${image.job.id}`, { key: account.apiKey });
+    expect(read.body.artifact.removed_reason).toBe('deleted');
+    expect((await fetch(image.job.download.url)).status).not.toBe(200);
+    expect((await page.request.get(`/dashboard/renders/${image.job.id}/thumbnail`)).status()).toBe(404);
+    // a failed render leaves the history
+    await rowOf(page, failedId).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete broken.pdf?' }).getByRole('button', { name: 'Delete render' }).click();
+    await expect.poll(() => shownIds(page)).toEqual([image.job.id, pdf.job.id]);
+  });
+
+  it('says so when there is nothing yet, and pages through a long history', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    await page.goto('/dashboard/renders');
+    await expect.poll(() => page.getByText('No renders yet').count()).toBe(1);
+    await page.goto('/dashboard/renders/groups');
+    await expect.poll(() => page.getByText('No batches, carousels or image packs yet').count()).toBe(1);
+    await expectAccessible(page);
+
+    const base = Date.now() - 60_000;
+    const ids = Array.from({ length: 23 }, () => newId('pdf_'));
+    await serviceDb().renderJob.createMany({
+      data: ids.map((id, index) => ({ id, accountId: account.accountId, kind: 'pdf' as const, status: 'cancelled' as const, credit: 'released' as const, filename: `row-${index}`, options: {}, createdAt: new Date(base + index * 1000) })),
+    });
+    await page.goto('/dashboard/renders');
+    const newestFirst = [...ids].reverse();
+    await expect.poll(() => shownIds(page)).toEqual(newestFirst.slice(0, 20));
+    await page.getByRole('link', { name: 'Older renders' }).click();
+    await expect.poll(() => shownIds(page)).toEqual(newestFirst.slice(20));
+    expect(await page.getByRole('link', { name: 'Older renders' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Newest' }).click();
+    await expect.poll(() => shownIds(page)).toEqual(newestFirst.slice(0, 20));
+  });
+});
+
+describe('groups', () => {
+  const browser = useBrowser();
+
+  it('follows a batch made with the API until it is complete, then downloads its archive', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    const template = await newTemplate(account.apiKey, {
+      name: 'Invoice',
+      source: '<h1>Invoice for {{ name }}</h1>',
+      schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+    });
+    const names = Array.from({ length: 8 }, (_, index) => `Customer ${index + 1}`);
+    // the rows' unfinished jobs are held (their rows locked, so the worker's claim or finish
+    // waits) until the page has shown the batch in progress: the page must then follow it
+    // without a reload
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    let batchId = '';
+    const holding = serviceDb().$transaction(
+      async (tx) => {
+        const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'pdf', rows: names.map((name) => ({ name })) });
+        expect(created.status).toBe(201);
+        batchId = created.body.id;
+        await tx.$queryRaw`SELECT id FROM render_jobs WHERE group_id = ${batchId} AND status IN ('queued', 'running') FOR UPDATE`;
+        locked();
+        await released;
+      },
+      { timeout: 60_000 },
+    );
+    await lockTaken;
+
+    await page.goto('/dashboard/renders/groups');
+    const listed = page.locator(`[data-testid="group-row"][data-group-id="${batchId}"]`);
+    expect(await listed.textContent()).toContain('Batch of 8');
+    await expectAccessible(page);
+    await listed.getByRole('link', { name: /Batch of 8/ }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Batch of 8');
+    const overall = page.getByRole('progressbar', { name: 'Members finished' });
+    expect(Number(await overall.getAttribute('aria-valuenow'))).toBeLessThan(8);
+    expect(await page.getByTestId('group-member').count()).toBe(8);
+    expect(await page.getByRole('button', { name: 'Cancel batch' }).count()).toBe(1);
+    expect(await page.getByTestId('archive-link').count()).toBeLessThanOrEqual(1);
+    await expectAccessible(page);
+    await screenshot(page, 'renders-batch-running');
+
+    release();
+    await holding;
+    // the page refreshes itself: no reload here
+    await expect.poll(() => overall.getAttribute('aria-valuenow'), { timeout: 60_000 }).toBe('8');
+    await expect.poll(() => page.getByTestId('group-progress').textContent()).toBe('8 of 8 finished · 8 succeeded');
+    const states = await page.getByTestId('group-member').evaluateAll((rows) => rows.map((row) => row.querySelector('[role="progressbar"]')?.getAttribute('aria-valuenow')));
+    expect(states).toEqual(Array(8).fill('100'));
+    expect(await page.getByRole('button', { name: 'Cancel batch' }).count()).toBe(0);
+    await screenshot(page, 'renders-batch-complete');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('archive-link').click()]);
+    const entries = await unzip(await readFile((await download.path())!));
+    expect(entries.map((entry) => entry.name)).toEqual([...names.map((_, index) => `00${index + 1}.pdf`), 'manifest.json']);
+    expect(pdfText(entries[0]!.bytes)).toContain('Invoice for Customer 1');
+    expect(pdfText(entries[7]!.bytes)).toContain('Invoice for Customer 8');
+    expect(JSON.parse(entries[8]!.bytes.toString('utf8'))).toMatchObject({ kind: 'batch', id: batchId, state: 'complete' });
+
+    // a member's own file
+    const [member] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download Row 3' }).click()]);
+    expect(pdfText(await readFile((await member.path())!))).toContain('Invoice for Customer 3');
+  });
+
+  it('answers an unknown group with the not-found page', async () => {
+    const page = browser.page();
+    await signIn(page);
+    await page.goto(`/dashboard/renders/groups/${newId('batch_')}`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    await page.goto('/dashboard/renders/groups/not-a-group');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+  });
+});
