@@ -5,10 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { newId } from '@svc/core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { api, serviceDb } from './support/api.ts';
+import { api, newAccount, serviceDb } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
 import { pdfText, renderOk } from './support/files.ts';
-import { createGroup, newTemplate, unzip } from './support/groups.ts';
+import { createGroup, newTemplate, settled, unzip } from './support/groups.ts';
 
 const rowOf = (page: import('@playwright/test').Page, id: string) => page.locator(`[data-testid="render-row"][data-render-id="${id}"]`);
 const shownIds = (page: import('@playwright/test').Page) => page.getByTestId('render-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-render-id')));
@@ -187,12 +187,47 @@ describe('groups', () => {
     expect(pdfText(await readFile((await member.path())!))).toContain('Invoice for Customer 3');
   });
 
-  it('answers an unknown group with the not-found page', async () => {
+  it('retries the failed rows of a batch from the page', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    // a row with fail: true reaches for the network, which fails its render (blocked_request)
+    const template = await newTemplate(account.apiKey, {
+      name: 'Letter',
+      source: '{% if fail %}<img src="http://127.0.0.1:9/pixel.png">{% endif %}<h1>Letter for {{ name }}</h1>',
+      schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, fail: { type: 'boolean' } } },
+    });
+    const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'pdf', rows: [{ name: 'Ann' }, { name: 'Bob', fail: true }] });
+    const batch = await settled('batches', account.apiKey, created.body.id);
+    expect(batch.state).toBe('partial');
+    await page.goto(`/dashboard/renders/groups/${batch.id}`);
+    expect(await page.getByTestId('group-progress').textContent()).toBe('2 of 2 finished · 1 succeeded · 1 failed');
+    expect(await page.getByTestId('group-member').nth(1).textContent()).toContain('blocked_request');
+    const failedJob = (await serviceDb().renderGroupMember.findFirstOrThrow({ where: { groupId: batch.id, position: 1 } })).jobId;
+    await page.getByRole('button', { name: 'Retry failed members' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Failed members are queued again.' }).count()).toBe(1);
+    // the failed row ran again as a new job; the succeeded row was left alone
+    await expect.poll(async () => (await serviceDb().renderGroupMember.findFirstOrThrow({ where: { groupId: batch.id, position: 1 } })).jobId).not.toBe(failedJob);
+    await expect.poll(() => page.getByTestId('group-progress').textContent(), { timeout: 60_000 }).toBe('2 of 2 finished · 1 succeeded · 1 failed');
+    expect(await serviceDb().renderJob.count({ where: { groupId: batch.id, status: 'succeeded' } })).toBe(1);
+  });
+
+  it("answers an unknown group, and another account's renders and groups, with not found", async () => {
     const page = browser.page();
     await signIn(page);
     await page.goto(`/dashboard/renders/groups/${newId('batch_')}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
     await page.goto('/dashboard/renders/groups/not-a-group');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+
+    const other = await newAccount();
+    const image = await renderOk('image', other.apiKey, { html: '<h1>Theirs</h1>', image: { format: 'png', width: 640, height: 320 } });
+    expect((await page.request.get(`/dashboard/renders/${image.job.id}/download`, { maxRedirects: 0 })).status()).toBe(404);
+    expect((await page.request.get(`/dashboard/renders/${image.job.id}/thumbnail`)).status()).toBe(404);
+    const template = await newTemplate(other.apiKey, { name: 'Theirs', source: '<p>{{ n }}</p>', schema: { type: 'object', properties: { n: { type: 'string' } } } });
+    const theirs = await createGroup('batches', other.apiKey, { template_id: template.id, format: 'png', rows: [{ n: 'a' }] });
+    await page.goto(`/dashboard/renders/groups/${theirs.body.id}`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    await page.goto('/dashboard/renders/groups');
+    expect(await page.locator(`[data-group-id="${theirs.body.id}"]`).count()).toBe(0);
   });
 });

@@ -12,6 +12,7 @@ import { groupKindOf, groupsPath, rendersPath } from '../../ids.ts';
 import { groupKindLabels, StateBadge } from '../../parts.tsx';
 import { RefreshWhile } from '../../refresh-while.tsx';
 import { finishedMembers, groupActive } from '../progress.ts';
+import { RetryForm } from './retry-form.tsx';
 
 export const metadata = { title: 'Group' };
 
@@ -81,11 +82,7 @@ export default async function RenderGroupPage({ params }: { params: Promise<{ id
           <ProgressBar className="mt-3" value={counts.finished} max={counts.total} label="Members finished" tone={view.state === 'complete' ? 'success' : counts.failed > 0 ? 'warning' : 'info'} />
           {active ? <p className="mt-2 text-xs text-slate-600">This page updates itself while members render.</p> : null}
           <div className="mt-4 flex flex-wrap gap-3">
-            {retryable ? (
-              <ActionForm action={retryGroup} csrfToken={csrfToken} submitLabel="Retry failed members" submitVariant="secondary" inline successMessage="Failed members are queued again.">
-                <input type="hidden" name="group_id" value={group.id} />
-              </ActionForm>
-            ) : null}
+            <RetryForm action={retryGroup} csrfToken={csrfToken} groupId={group.id} retryable={retryable} />
             {group.kind === 'batch' && active ? (
               <ActionForm
                 action={cancelGroup}
