@@ -49,6 +49,11 @@ describe('render history', () => {
     expect(await rowOf(page, failedId).textContent()).toContain('render_timeout');
     await expectAccessible(page);
     await screenshot(page, 'renders');
+    // on a phone-sized screen the list wraps instead of scrolling sideways
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'renders-narrow');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // status filter, then search by file name and by id
     await page.getByLabel('Status').selectOption('failed');

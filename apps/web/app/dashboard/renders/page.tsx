@@ -114,7 +114,8 @@ function RenderRow({ job, downloadable, expired, csrfToken }: { job: RenderJobRe
   return (
     <li className="flex flex-wrap items-start gap-4 py-4" data-testid="render-row" data-render-id={job.id}>
       <Thumbnail job={job} downloadable={downloadable} />
-      <div className="min-w-0 flex-1">
+      {/* wide enough to read on a phone: the buttons wrap under it instead of squeezing it */}
+      <div className="min-w-48 flex-1 basis-48">
         <div className="flex flex-wrap items-center gap-2">
           <span className="font-medium break-all">{name}</span>
           <StateBadge state={job.status} />
