@@ -192,6 +192,57 @@ describe('groups', () => {
     expect(pdfText(await readFile((await member.path())!))).toContain('Invoice for Customer 3');
   });
 
+  it('cancels a running batch from the page, after asking', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    const template = await newTemplate(account.apiKey, { name: 'Note', source: '<p>{{ n }}</p>', schema: { type: 'object', properties: { n: { type: 'string' } } } });
+    // more rows than the key may run at once: some wait without a job; the admitted ones are
+    // held unfinished (rows locked) so the batch is surely running when it is cancelled
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+    let batchId = '';
+    let holder = 0;
+    const holding = serviceDb().$transaction(
+      async (tx) => {
+        holder = (await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
+        const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'pdf', rows: Array.from({ length: 20 }, (_, index) => ({ n: `row ${index}` })) });
+        batchId = created.body.id;
+        await tx.$queryRaw`SELECT id FROM render_jobs WHERE group_id = ${batchId} AND status IN ('queued', 'running') FOR UPDATE`;
+        locked();
+        await released;
+      },
+      { timeout: 60_000 },
+    );
+    await lockTaken;
+    await page.goto(`/dashboard/renders/groups/${batchId}`);
+    await page.getByRole('button', { name: 'Cancel batch' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this batch?' });
+    expect(await dialog.textContent()).toContain('credits released');
+    await dialog.getByRole('button', { name: 'Cancel batch' }).click();
+    // the cancel has marked the waiting rows, and either ended (every held job was running) or
+    // waits for the held queued jobs' rows
+    const cancelReached = async () =>
+      (
+        await serviceDb().$queryRaw<{ reached: boolean }[]>`
+          SELECT EXISTS (SELECT 1 FROM render_groups WHERE id = ${batchId} AND cancelled_at IS NOT NULL)
+              OR EXISTS (SELECT 1 FROM pg_stat_activity WHERE ${holder}::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR UPDATE OF j%') AS reached`
+      )[0]!.reached;
+    await expect.poll(cancelReached).toBe(true);
+    release();
+    await holding;
+    const badge = page.locator('[aria-live="polite"]').getByText(/^(cancelled|partial)$/);
+    await expect.poll(() => badge.count(), { timeout: 60_000 }).toBe(1);
+    const memberStates = await page.getByTestId('group-member').evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
+    expect(memberStates.filter((text) => text.includes('cancelled')).length).toBeGreaterThanOrEqual(4);
+    expect(memberStates.every((text) => /succeeded|cancelled/.test(text))).toBe(true);
+    expect(await page.getByRole('button', { name: 'Cancel batch' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Retry failed members' }).count()).toBe(1);
+    const read = await api(`/v1/batches/${batchId}`, { key: account.apiKey });
+    expect(read.body.rows.filter((row: { state: string }) => row.state === 'cancelled').length).toBe(memberStates.filter((text) => text.includes('cancelled')).length);
+  });
+
   it('retries the failed rows of a batch from the page', async () => {
     const page = browser.page();
     const account = await signIn(page);
