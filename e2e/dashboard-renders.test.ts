@@ -160,6 +160,7 @@ describe('groups', () => {
     const listed = page.locator(`[data-testid="group-row"][data-group-id="${batchId}"]`);
     expect(await listed.textContent()).toContain('Batch of 8');
     await expectAccessible(page);
+    await screenshot(page, 'renders-groups');
     await listed.getByRole('link', { name: /Batch of 8/ }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Batch of 8');
     const overall = page.getByRole('progressbar', { name: 'Members finished' });
