@@ -1,5 +1,5 @@
 import type { GroupState, MemberState } from '@svc/contracts';
-import type { DbOrTx, GroupKind, RenderGroup } from '@svc/db';
+import type { DbOrTx, GroupKind, Prisma, RenderGroup } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
@@ -40,12 +40,18 @@ export async function getRenderGroup(ctx: ServiceContext, { accountId, kind, gro
   return view;
 }
 
+/** What a group is read with: its members in order, each with its current attempt (inputs left out). */
+export const groupWithMembers = {
+  members: { orderBy: { position: 'asc' }, omit: { html: true, options: true, assetIds: true }, include: { job: true } },
+} as const satisfies Prisma.RenderGroupInclude;
+
 export async function loadRenderGroup(db: DbOrTx, groupId: string): Promise<RenderGroupView | null> {
-  const group = await db.renderGroup.findUnique({
-    where: { id: groupId },
-    include: { members: { orderBy: { position: 'asc' }, omit: { html: true, options: true, assetIds: true }, include: { job: true } } },
-  });
-  if (!group) return null;
+  const group = await db.renderGroup.findUnique({ where: { id: groupId }, include: groupWithMembers });
+  return group ? groupView(group) : null;
+}
+
+/** A group read with groupWithMembers, with each member's state and the group's. */
+export function groupView(group: Prisma.RenderGroupGetPayload<{ include: typeof groupWithMembers }>): RenderGroupView {
   const { members, ...record } = group;
   const progress = members.map((member): MemberProgress => {
     if (member.state === 'admitted' && member.job) return member.job.status;

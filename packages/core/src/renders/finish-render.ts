@@ -8,6 +8,8 @@ import { renderFinishedChannel } from './completion-waiter.ts';
 export interface Artifact {
   mediaType: string;
   byteSize: number;
+  /** A PDF's pages, as the renderer counted them. */
+  pageCount?: number | null;
   sha256: string;
   storageKey: string;
   expiresAt: Date;
@@ -43,7 +45,8 @@ export async function finishRender(tx: Tx, { jobId, attempt, outcome, now }: Fin
          SET status = ${outcome.status}::"JobStatus", finished_at = ${now}, lease_expires_at = NULL,
              -- a preview job (credit none) is never billed, whatever its end
              credit = CASE WHEN credit = 'none' THEN credit ELSE ${outcome.status === 'succeeded' ? 'settled' : 'released'}::"JobCredit" END,
-             media_type = ${artifact?.mediaType ?? null}, byte_size = ${artifact?.byteSize ?? null}, sha256 = ${artifact?.sha256 ?? null},
+             media_type = ${artifact?.mediaType ?? null}, byte_size = ${artifact?.byteSize ?? null},
+             page_count = ${artifact?.pageCount ?? null}::int, sha256 = ${artifact?.sha256 ?? null},
              storage_key = ${artifact?.storageKey ?? null}, expires_at = ${artifact?.expiresAt ?? null},
              error_category = ${failure?.category ?? null}, error_code = ${failure?.code ?? null}
        WHERE id = ${jobId}

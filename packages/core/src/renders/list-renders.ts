@@ -1,5 +1,5 @@
 import { idPattern } from '@svc/contracts';
-import type { Prisma } from '@svc/db';
+import type { JobStatus, Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
 import { type Page, pageOf, type RenderJobRecord } from '../shared/records.ts';
@@ -7,11 +7,18 @@ import type { RenderKind } from './render-spec.ts';
 
 export interface ListRendersOptions {
   accountId: string;
-  kind: RenderKind;
+  /** One kind (the /v1 history routes), or both (the dashboard). */
+  kind?: RenderKind;
   q?: string;
+  /** The dashboard's search also finds a render by its id (exact) or its download name (substring); /v1 keeps the spec's fields. */
+  matchIdAndFilename?: boolean;
+  /** Only jobs in this state (the dashboard's filter). */
+  status?: JobStatus;
   limit: number;
   cursor?: string;
 }
+
+const anyRenderId = /^(pdf|image)_[0-9a-f]{32}$/;
 
 /** File types a history search can name: the media type and its usual names. */
 const typeWords: Record<string, string[]> = {
@@ -26,8 +33,9 @@ const typeWords: Record<string, string[]> = {
  * file types (pdf, png, jpeg/jpg, webp); template names join in with saved templates.
  * Failed or cancelled jobs removed by DELETE are not listed.
  */
-export async function listRenders(ctx: ServiceContext, { accountId, kind, q, limit, cursor }: ListRendersOptions): Promise<Page<RenderJobRecord>> {
-  const after = cursor ? decodeCursor(cursor, idPattern(kind === 'pdf' ? 'pdf_' : 'image_')) : undefined;
+export async function listRenders(ctx: ServiceContext, options: ListRendersOptions): Promise<Page<RenderJobRecord>> {
+  const { accountId, kind, q, matchIdAndFilename, status, limit, cursor } = options;
+  const after = cursor ? decodeCursor(cursor, kind ? idPattern(kind === 'pdf' ? 'pdf_' : 'image_') : anyRenderId) : undefined;
   const search = q?.trim();
   const matchingTypes = search
     ? Object.entries(typeWords)
@@ -36,7 +44,8 @@ export async function listRenders(ctx: ServiceContext, { accountId, kind, q, lim
     : [];
   const where: Prisma.RenderJobWhereInput = {
     accountId,
-    kind,
+    ...(kind ? { kind } : {}),
+    ...(status ? { status } : {}),
     hiddenAt: null,
     ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
     ...(search
@@ -47,7 +56,8 @@ export async function listRenders(ctx: ServiceContext, { accountId, kind, q, lim
                 { reference: { contains: search, mode: 'insensitive' } },
                 { template: { name: { contains: search, mode: 'insensitive' } } },
                 ...(matchingTypes.length ? [{ mediaType: { in: matchingTypes } }] : []),
-                ...(kind === 'pdf' && 'pdf'.includes(search.toLowerCase()) ? [{ kind: 'pdf' as const }] : []),
+                ...(kind !== 'image' && 'pdf'.includes(search.toLowerCase()) ? [{ kind: 'pdf' as const }] : []),
+                ...(matchIdAndFilename ? [{ id: search.toLowerCase() }, { filename: { contains: search, mode: 'insensitive' as const } }] : []),
               ],
             },
           ],

@@ -53,6 +53,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
     artifact: {
       mediaType: output.mediaType,
       byteSize: output.bytes.byteLength,
+      pageCount: output.pageCount ?? null,
       sha256: createHash('sha256').update(output.bytes).digest('hex'),
       storageKey,
       expiresAt: new Date(now.getTime() + ctx.config.retentionMs),

@@ -1,0 +1,207 @@
+import { DomainError, listRenders, mintDownloadLink, type RenderJobRecord } from '@svc/core';
+import Link from 'next/link';
+import { z } from 'zod';
+import { requireSession } from '../../../src/dashboard/session.ts';
+import { ActionForm } from '../../../src/dashboard/ui/action-form.tsx';
+import { Button, buttonClass } from '../../../src/dashboard/ui/button.tsx';
+import { Card, PageHeader } from '../../../src/dashboard/ui/card.tsx';
+import { Field, Input, Select } from '../../../src/dashboard/ui/field.tsx';
+import { LocalDate, LocalNumber } from '../../../src/dashboard/ui/local-format.tsx';
+import { EmptyState, ErrorState } from '../../../src/dashboard/ui/states.tsx';
+import { removeRender } from './actions.ts';
+import { rendersPath } from './ids.ts';
+import { FileSize, RendersTabs, StateBadge } from './parts.tsx';
+
+export const metadata = { title: 'Renders' };
+
+const pageSize = 20;
+const statuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+const extensions: Record<string, string> = { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
+
+const Query = z.object({
+  q: z.string().trim().max(200).optional().catch(undefined),
+  status: z.enum(statuses).optional().catch(undefined),
+  cursor: z.string().max(128).optional().catch(undefined),
+});
+
+export default async function RenderHistory({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { ctx, accountId, csrfToken } = await requireSession();
+  const query = Query.parse(await searchParams);
+  const q = query.q || undefined;
+  let page: Awaited<ReturnType<typeof listRenders>> | null = null;
+  try {
+    page = await listRenders(ctx, { accountId, q, matchIdAndFilename: true, status: query.status, limit: pageSize, cursor: query.cursor });
+  } catch (error) {
+    if (!(error instanceof DomainError && error.code === 'invalid_cursor')) throw error;
+  }
+  const now = ctx.clock();
+  const links = page ? await Promise.all(page.items.map((job) => mintDownloadLink(ctx, job))) : [];
+  const filtered = q !== undefined || query.status !== undefined;
+  const nextHref = page?.nextCursor ? `${rendersPath}?${new URLSearchParams({ ...(q ? { q } : {}), ...(query.status ? { status: query.status } : {}), cursor: page.nextCursor })}` : null;
+  return (
+    <>
+      <PageHeader title="Renders" description="Every PDF and image you rendered, newest first. Files are kept for the retention period, then expire." />
+      <RendersTabs current="history" />
+      <Card aria-labelledby="history-heading">
+        <h2 id="history-heading" className="sr-only">
+          Render history
+        </h2>
+        <form method="get" action={rendersPath} role="search" className="mb-4 flex flex-wrap items-end gap-3">
+          <Field id="render-search" label="Search" hint="A render id, file name, reference, template name or file type." className="min-w-56 flex-1">
+            <Input id="render-search" name="q" type="search" defaultValue={q ?? ''} maxLength={200} aria-describedby="render-search-hint" />
+          </Field>
+          <Field id="render-status" label="Status">
+            <Select id="render-status" name="status" defaultValue={query.status ?? ''}>
+              <option value="">Any status</option>
+              {statuses.map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <div className="flex gap-2 pb-5">
+            <Button type="submit">Apply</Button>
+            {filtered ? (
+              <Link href={rendersPath} className={buttonClass('secondary')}>
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </form>
+        {!page ? (
+          <ErrorState title="This page of the history no longer exists.">
+            <Link className="underline" href={rendersPath}>
+              Back to the newest renders
+            </Link>
+          </ErrorState>
+        ) : page.items.length === 0 ? (
+          <EmptyState title={filtered ? 'No render matches' : 'No renders yet'}>
+            {filtered ? 'Try another search or status.' : 'Renders you make with the API or the template editor are listed here.'}
+          </EmptyState>
+        ) : (
+          <ul className="divide-y divide-slate-200" aria-label="Renders">
+            {page.items.map((job, index) => (
+              <RenderRow key={job.id} job={job} downloadable={links[index] !== null} csrfToken={csrfToken} expired={job.expiresAt !== null && job.expiresAt <= now} />
+            ))}
+          </ul>
+        )}
+        {page && (nextHref || query.cursor) ? (
+          <nav aria-label="Pages" className="mt-4 flex justify-between gap-2">
+            {query.cursor ? (
+              <Link className={buttonClass('secondary')} href={`${rendersPath}?${new URLSearchParams({ ...(q ? { q } : {}), ...(query.status ? { status: query.status } : {}) })}`}>
+                Newest
+              </Link>
+            ) : (
+              <span />
+            )}
+            {nextHref ? (
+              <Link className={buttonClass('secondary')} href={nextHref}>
+                Older renders
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
+      </Card>
+    </>
+  );
+}
+
+function RenderRow({ job, downloadable, expired, csrfToken }: { job: RenderJobRecord; downloadable: boolean; expired: boolean; csrfToken: string }) {
+  const extension = job.mediaType ? extensions[job.mediaType] : job.kind === 'pdf' ? 'pdf' : null;
+  const name = extension ? `${job.filename}.${extension}` : job.filename;
+  const finished = job.status !== 'queued' && job.status !== 'running';
+  return (
+    <li className="flex flex-wrap items-start gap-4 py-4" data-testid="render-row" data-render-id={job.id}>
+      <Thumbnail job={job} downloadable={downloadable} />
+      {/* wide enough to read on a phone: the buttons wrap under it instead of squeezing it */}
+      <div className="min-w-48 flex-1 basis-48">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="font-medium break-all">{name}</span>
+          <StateBadge state={job.status} />
+          {job.removedReason ? <span className="text-xs text-slate-600">file {job.removedReason === 'deleted' ? 'deleted' : 'expired'}</span> : expired && job.status === 'succeeded' ? <span className="text-xs text-slate-600">file expired</span> : null}
+        </div>
+        <p className="mt-1 font-mono text-xs break-all text-slate-600">{job.id}</p>
+        <p className="mt-1 text-xs text-slate-600">
+          <LocalDate value={job.createdAt} />
+          {job.byteSize !== null ? (
+            <>
+              {' · '}
+              <FileSize bytes={job.byteSize} />
+            </>
+          ) : null}
+          {job.reference ? <> · reference {job.reference}</> : null}
+          {job.errorCode ? (
+            <>
+              {' · '}
+              <span className="font-mono text-red-800">{job.errorCode}</span>
+            </>
+          ) : null}
+        </p>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
+        {downloadable ? (
+          <a className={buttonClass('secondary')} href={`${rendersPath}/${job.id}/download`} aria-label={`Download ${name}`}>
+            Download
+          </a>
+        ) : null}
+        {finished && !(job.status === 'succeeded' && job.removedReason) ? (
+          <ActionForm
+            action={removeRender}
+            csrfToken={csrfToken}
+            submitLabel="Delete"
+            submitVariant="danger"
+            inline
+            aria-label={`Delete ${name}`}
+            confirm={{
+              title: `Delete ${name}?`,
+              body: job.status === 'succeeded' ? 'The file is removed now and its download links stop working. The record stays in the history.' : 'The render leaves the history.',
+              confirmLabel: 'Delete render',
+            }}
+          >
+            <input type="hidden" name="render_id" value={job.id} />
+          </ActionForm>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** An image's own pixels scaled down; a PDF mark with its page count (no PDF is rasterised to list it). */
+function Thumbnail({ job, downloadable }: { job: RenderJobRecord; downloadable: boolean }) {
+  const box = 'flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50';
+  if (job.kind === 'image' && downloadable) {
+    return (
+      <div className={box}>
+        {/* eslint-disable-next-line @next/next/no-img-element -- a private, session-checked thumbnail route, not a static asset */}
+        <img src={`${rendersPath}/${job.id}/thumbnail`} alt={`Thumbnail of ${job.filename}`} loading="lazy" className="max-h-full max-w-full object-contain" data-testid="render-thumbnail" />
+      </div>
+    );
+  }
+  if (job.kind === 'pdf') {
+    return (
+      <div className={box} data-testid="pdf-mark">
+        <div className="text-center">
+          <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto size-7 text-red-700" fill="none" stroke="currentColor" strokeWidth={1.5}>
+            <path d="M14 3H6a1 1 0 0 0-1 1v16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V8z" />
+            <path d="M14 3v5h5" />
+          </svg>
+          <p className="text-[11px] leading-tight font-semibold text-slate-700">
+            PDF
+            {job.pageCount !== null ? (
+              <>
+                <br />
+                <LocalNumber value={job.pageCount} /> {job.pageCount === 1 ? 'page' : 'pages'}
+              </>
+            ) : null}
+          </p>
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className={box} aria-hidden="true">
+      <span className="text-xs text-slate-600">{job.kind === 'image' ? 'Image' : 'PDF'}</span>
+    </div>
+  );
+}
