@@ -45,10 +45,13 @@ export interface MessageFormProps<T> {
 export function MessageForm<T>({ action, csrfToken, hidden, prices, children, submitLabel, providerAvailable, keepOutput, idPrefix }: MessageFormProps<T>) {
   const [kind, setKind] = useState<InputKind>(providerAvailable ? 'prompt' : 'source');
   const [imageProblem, setImageProblem] = useState<string | null>(null);
+  // controlled, so a refused message keeps what was typed (React resets uncontrolled fields after an action)
+  const [text, setText] = useState('');
+  const [output, setOutput] = useState('auto');
   const id = (name: string) => `${idPrefix}-${name}`;
   const price = prices[kind];
   return (
-    <ActionForm action={action} csrfToken={csrfToken} submitLabel={submitLabel} pendingLabel="Sending…" className="grid gap-4">
+    <ActionForm action={action} csrfToken={csrfToken} submitLabel={submitLabel} pendingLabel="Sending…" onSuccess={() => setText('')} className="grid gap-4">
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -94,12 +97,12 @@ export function MessageForm<T>({ action, csrfToken, hidden, prices, children, su
         </Field>
       ) : (
         <Field id={id('text')} label={textLabels[kind].label} hint={textLabels[kind].hint}>
-          <Textarea id={id('text')} name="text" required rows={kind === 'prompt' ? 3 : 8} aria-describedby={id('text-hint')} className={kind === 'prompt' ? 'font-sans' : undefined} />
+          <Textarea id={id('text')} name="text" required value={text} onChange={(event) => setText(event.target.value)} rows={kind === 'prompt' ? 3 : 8} aria-describedby={id('text-hint')} className={kind === 'prompt' ? 'font-sans' : undefined} />
         </Field>
       )}
       <div className="max-w-xs space-y-1">
         <Label htmlFor={id('output')}>Output</Label>
-        <Select id={id('output')} name="output" defaultValue="auto">
+        <Select id={id('output')} name="output" value={output} onChange={(event) => setOutput(event.target.value)}>
           <option value="auto">{keepOutput ? "Keep the draft's output" : 'Let the model choose'}</option>
           <option value="pdf">PDF document</option>
           <option value="png">PNG image</option>

@@ -18,8 +18,9 @@ const KitFields = z.object({
   tone_guidance: z.string().optional(),
 });
 
+/** Forms send a textarea's line breaks as CRLF; the kit keeps them as the user sees them, LF. */
 function toneOf(text: string | undefined): string | null {
-  return text === undefined || text.trim() === '' ? null : text;
+  return text === undefined || text.trim() === '' ? null : text.replace(/\r\n?/g, '\n');
 }
 
 export const createKit = sessionAction(KitFields, async ({ name, colours, tone_guidance }, { ctx, accountId }) => {

@@ -20,13 +20,16 @@ export interface KitFormProps<T> {
 }
 
 export function KitForm<T>({ action, csrfToken, submitLabel, successMessage, kit }: KitFormProps<T>) {
+  // controlled, so a refused save keeps what was typed (React resets uncontrolled fields after an action)
+  const [name, setName] = useState(kit?.name ?? '');
+  const [tone, setTone] = useState(kit?.toneGuidance ?? '');
   const [colours, setColours] = useState<string[]>(kit?.colours ?? ['#1f2937']);
   const set = (index: number, value: string) => setColours((all) => all.map((colour, at) => (at === index ? value : colour)));
   return (
     <ActionForm action={action} csrfToken={csrfToken} submitLabel={submitLabel} successMessage={successMessage} className="grid gap-4">
       {kit ? <input type="hidden" name="brand_kit_id" value={kit.id} /> : null}
       <Field id="kit-name" label="Name">
-        <Input id="kit-name" name="name" required maxLength={100} defaultValue={kit?.name} className="max-w-md" />
+        <Input id="kit-name" name="name" required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} className="max-w-md" />
       </Field>
       <fieldset>
         <legend className="text-sm font-medium text-slate-800">Colours</legend>
@@ -69,7 +72,16 @@ export function KitForm<T>({ action, csrfToken, submitLabel, successMessage, kit
         )}
       </fieldset>
       <Field id="kit-tone" label="Tone guidance" hint="How the brand speaks, for AI builds (up to 500 characters; leave empty for none).">
-        <Textarea id="kit-tone" name="tone_guidance" rows={3} maxLength={500} defaultValue={kit?.toneGuidance ?? ''} aria-describedby="kit-tone-hint" className="font-sans" />
+        <Textarea
+          id="kit-tone"
+          name="tone_guidance"
+          rows={3}
+          maxLength={500}
+          value={tone}
+          onChange={(event) => setTone(event.target.value)}
+          aria-describedby="kit-tone-hint"
+          className="font-sans"
+        />
       </Field>
     </ActionForm>
   );

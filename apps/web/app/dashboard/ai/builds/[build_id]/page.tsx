@@ -84,7 +84,7 @@ export default async function Build({ params }: { params: Promise<{ build_id: st
                 This draft is version {build.publishedVersion} of <span className="font-mono">{build.publishedTemplateId}</span>.
               </Notice>
             ) : (
-              <PublishForm buildId={build.id} csrfToken={csrfToken} disabled={busy} />
+              <PublishForm buildId={build.id} csrfToken={csrfToken} />
             )}
           </Card>
         ) : null}

@@ -5,11 +5,11 @@ import { ActionForm } from '../../../../../src/dashboard/ui/action-form.tsx';
 import { Notice } from '../../../../../src/dashboard/ui/states.tsx';
 import { publishBuild } from '../../actions.ts';
 
-export function PublishForm({ buildId, csrfToken, disabled }: { buildId: string; csrfToken: string; disabled: boolean }) {
+export function PublishForm({ buildId, csrfToken }: { buildId: string; csrfToken: string }) {
   const [published, setPublished] = useState<{ templateId: string; version: number } | null>(null);
   return (
     <>
-      <ActionForm action={publishBuild} csrfToken={csrfToken} submitLabel="Apply draft" pendingLabel="Saving…" onSuccess={(data) => setPublished(data)} inline aria-disabled={disabled}>
+      <ActionForm action={publishBuild} csrfToken={csrfToken} submitLabel="Apply draft" pendingLabel="Saving…" onSuccess={(data) => setPublished(data)} inline>
         <input type="hidden" name="build_id" value={buildId} />
       </ActionForm>
       {published ? (
