@@ -49,12 +49,14 @@ describe('AI with a model', () => {
     const kit = await env.call('/v1/brand-kits', { method: 'POST', key: account.apiKey, body: { name: marker, colours: ['#0a5c36'] } });
     expect(kit.status).toBe(201);
     const proposal = { prompt: 'A plate of spring vegetables', aspect_ratio: '16:9', target_layer_id: 'hero' };
+    const larger = draftReply({ ...draft, source: draft.source.replace('<h1', '<h1 style="font-size: 64px"'), image_proposal: proposal } as never);
     model.script(marker, [
       // the first generation takes a few seconds, so the page shows it running
       { reply: draftReply(draft), delayMs: 3000 },
       { reply: draftReply(draft) },
-      { reply: draftReply({ ...draft, source: draft.source.replace('<h1', '<h1 style="font-size: 64px"') }), delayMs: 1500 },
-      { reply: draftReply({ ...draft, source: draft.source.replace('<h1', '<h1 style="font-size: 64px"'), image_proposal: proposal } as never) },
+      // the chat's reply carries an image suggestion (the review answers it unchanged)
+      { reply: larger, delayMs: 1500 },
+      { reply: larger },
     ]);
 
     await page.goto('/dashboard/ai');
@@ -98,7 +100,7 @@ describe('AI with a model', () => {
     const templateId = build.body.published_template_id as string;
     expect(templateId).toMatch(/^tpl_[0-9a-f]{32}$/);
     const saved = await env.call(`/v1/templates/${templateId}`, { key: account.apiKey });
-    expect(saved.body.latest_version.source).toBe(draft.source);
+    expect(saved.body).toMatchObject({ latest_version: 1, source: draft.source });
 
     // the template's chat: 25 credits for words, progress, preview, apply as version 2, the suggestion
     await page.goto('/dashboard/ai');
@@ -123,8 +125,8 @@ describe('AI with a model', () => {
     await page.getByRole('button', { name: 'Apply as new version' }).click();
     await expect.poll(() => chatMessage.textContent()).toContain('applied as a new version (version 2)');
     const after = await env.call(`/v1/templates/${templateId}`, { key: account.apiKey });
-    expect(after.body.latest_version.version).toBe(2);
-    expect(after.body.latest_version.source).toContain('font-size: 64px');
+    expect(after.body.latest_version).toBe(2);
+    expect(after.body.source).toContain('font-size: 64px');
     await suggestion.getByRole('button', { name: 'Approve suggestion' }).click();
     await expect.poll(() => suggestion.textContent()).toContain('approved');
     // 50 for the build and 25 for the chat message, settled

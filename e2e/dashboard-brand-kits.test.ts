@@ -19,7 +19,7 @@ describe('brand kits', () => {
     await expectAccessible(page);
 
     await page.getByRole('link', { name: 'New brand kit' }).click();
-    await page.getByLabel('Name').fill('Harbour Coffee');
+    await page.getByLabel('Name', { exact: true }).fill('Harbour Coffee');
     // the picker and the hex text stay in step: pick the first, type the second
     await page.getByLabel('Colour 1 picker').fill('#123abc');
     await expect.poll(() => page.getByLabel('Colour 1', { exact: true }).inputValue()).toBe('#123abc');
@@ -53,7 +53,7 @@ describe('brand kits', () => {
     // a logo: the image shown is the upload, at its size
     await page.getByLabel('Logo or font file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: await png(320, 120, '#123abc') });
     await page.getByRole('button', { name: 'Upload' }).click();
-    const logo = page.getByRole('img', { name: 'Logo 2 of Harbour Coffee' });
+    const logo = page.getByRole('img', { name: 'Logo 1 of Harbour Coffee' });
     await logo.waitFor();
     await expect.poll(() => logo.evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0))).toBe(320);
     const detail = await api(`/v1/brand-kits/${kitId}`, { key: account.apiKey });
@@ -91,7 +91,7 @@ describe('brand kits', () => {
     expect((await api(`/v1/brand-kits/${kitId}`, { key: account.apiKey })).body.archived_at).toBeNull();
 
     // changes after restore are saved
-    await page.getByLabel('Name').fill('Harbour Coffee Co');
+    await page.getByLabel('Name', { exact: true }).fill('Harbour Coffee Co');
     await page.getByRole('button', { name: 'Remove colour 2' }).click();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
@@ -102,7 +102,7 @@ describe('brand kits', () => {
     const page = browser.page();
     await signIn(page, { plan: 'free', credits: 0 });
     await page.goto('/dashboard/brand-kits/new');
-    await page.getByLabel('Name').fill('Only kit');
+    await page.getByLabel('Name', { exact: true }).fill('Only kit');
     await page.getByLabel('Colour 1', { exact: true }).fill('#12345');
     // the browser's own pattern check stops a malformed colour first; past it, the service's code shows
     await page.getByLabel('Colour 1', { exact: true }).evaluate((input: HTMLInputElement) => input.removeAttribute('pattern'));

@@ -48,15 +48,17 @@ export function KitForm<T>({ action, csrfToken, submitLabel, successMessage, kit
                 onChange={(event) => set(index, event.target.value)}
                 className="h-9 w-12 cursor-pointer rounded border border-slate-300 bg-white"
               />
-              <Input
-                aria-label={`Colour ${index + 1}`}
-                name="colours[]"
-                value={colour}
-                onChange={(event) => set(index, event.target.value)}
-                pattern="#[0-9a-fA-F]{6}"
-                title="# and six hex digits, e.g. #1f2937"
-                className="w-32 font-mono"
-              />
+              <div className="w-36">
+                <Input
+                  aria-label={`Colour ${index + 1}`}
+                  name="colours[]"
+                  value={colour}
+                  onChange={(event) => set(index, event.target.value)}
+                  pattern="#[0-9a-fA-F]{6}"
+                  title="# and six hex digits, e.g. #1f2937"
+                  className="font-mono"
+                />
+              </div>
               <Button variant="ghost" onClick={() => setColours((all) => all.filter((_, at) => at !== index))} aria-label={`Remove colour ${index + 1}`}>
                 Remove
               </Button>

@@ -28,6 +28,8 @@ export default async function BrandKitPage({ params, searchParams }: { params: P
   const justCreated = (await searchParams).created === '1';
   const assetUrl = (assetId: string) => `/dashboard/brand-kits/${kit.id}/assets/${assetId}`;
   const fonts = assets.filter((asset) => asset.kind === 'font');
+  // logos are numbered among logos: "Logo 1" is brand.logo
+  const logoNumbers = new Map(assets.filter((asset) => asset.kind === 'logo').map((asset, index) => [asset.id, index + 1]));
   const fontFaces = fonts.map((font) => `@font-face { font-family: "kit-font-${font.id}"; src: url("${assetUrl(font.id)}") format("woff2"); font-display: block; }`).join('\n');
   return (
     <>
@@ -86,11 +88,11 @@ export default async function BrandKitPage({ params, searchParams }: { params: P
             <EmptyState title="No logos or fonts yet">{archived ? 'Restore the kit to add some.' : 'Upload a logo or a WOFF2 font above.'}</EmptyState>
           ) : (
             <ul className="grid gap-4 sm:grid-cols-2" aria-label="Logos and fonts">
-              {assets.map((asset, index) => (
+              {assets.map((asset) => (
                 <li key={asset.id} className="rounded-md border border-slate-200 p-4" data-testid={asset.kind === 'font' ? 'font-asset' : 'logo-asset'}>
                   <div className="flex flex-wrap items-center gap-2 text-sm">
                     <Badge tone="info">{asset.kind}</Badge>
-                    <span className="font-medium">{asset.kind === 'font' ? asset.fontFamily : `Logo ${index + 1}`}</span>
+                    <span className="font-medium">{asset.kind === 'font' ? asset.fontFamily : `Logo ${logoNumbers.get(asset.id)}`}</span>
                     <span className="text-xs text-slate-600">
                       <LocalNumber value={Math.ceil(asset.byteSize / 1024)} /> KiB
                       {asset.width && asset.height ? (
@@ -103,7 +105,7 @@ export default async function BrandKitPage({ params, searchParams }: { params: P
                   </div>
                   {asset.kind === 'logo' ? (
                     // eslint-disable-next-line @next/next/no-img-element
-                    <img src={assetUrl(asset.id)} alt={`Logo ${index + 1} of ${kit.name}`} className="mt-3 max-h-32 max-w-full rounded bg-[repeating-conic-gradient(#e2e8f0_0_25%,#fff_0_50%)] bg-[length:16px_16px] object-contain" />
+                    <img src={assetUrl(asset.id)} alt={`Logo ${logoNumbers.get(asset.id)} of ${kit.name}`} className="mt-3 max-h-32 max-w-full rounded bg-[repeating-conic-gradient(#e2e8f0_0_25%,#fff_0_50%)] bg-[length:16px_16px] object-contain" />
                   ) : (
                     <p className="mt-3 text-2xl leading-snug break-words text-slate-900" style={{ fontFamily: `"kit-font-${asset.id}", monospace` }} data-testid="font-specimen" data-font-family={`kit-font-${asset.id}`}>
                       The quick brown fox jumps over the lazy dog 0123456789
@@ -114,7 +116,7 @@ export default async function BrandKitPage({ params, searchParams }: { params: P
                     <ActionForm action={uploadAsset} csrfToken={csrfToken} submitLabel="Replace" submitVariant="secondary" resetOnSuccess successMessage="Replaced." className="mt-3">
                       <input type="hidden" name="brand_kit_id" value={kit.id} />
                       <input type="hidden" name="replaces" value={asset.id} />
-                      <Field id={`replace-${asset.id}`} label={`New file for ${asset.kind === 'font' ? asset.fontFamily : `logo ${index + 1}`}`}>
+                      <Field id={`replace-${asset.id}`} label={`New file for ${asset.kind === 'font' ? asset.fontFamily : `logo ${logoNumbers.get(asset.id)}`}`}>
                         <Input id={`replace-${asset.id}`} name="file" type="file" required accept={asset.kind === 'font' ? 'font/woff2,.woff2' : 'image/png,image/jpeg,image/webp'} />
                       </Field>
                     </ActionForm>
