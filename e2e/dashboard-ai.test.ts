@@ -9,6 +9,7 @@ import { createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, type SignInService, useBrowser } from './support/browser.ts';
+import { png } from './support/images.ts';
 import { draftReply, type ScriptedModel, startScriptedModel } from './support/scripted-model.ts';
 import { startWebhookEnv, type WebhookEnv } from './support/webhook-env.ts';
 
@@ -61,6 +62,12 @@ describe('AI with a model', () => {
 
     await page.goto('/dashboard/ai');
     await page.getByLabel('Brand kit').selectOption(kit.body.id);
+    // a damaged PNG, refused by the core's upload rules: the API's code, nothing held
+    await page.getByRole('radio', { name: 'An image' }).check();
+    await page.getByLabel('Image', { exact: true }).setInputFiles({ name: 'broken.png', mimeType: 'image/png', buffer: (await png(400, 300)).subarray(0, 80) });
+    await page.getByRole('button', { name: 'Start build' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('image_asset_invalid');
+    expect((await env.call('/v1/me', { key: account.apiKey })).body.reserved).toBe(0);
     // credits shown before sending: a build from words reserves 50, a source nothing
     await expect.poll(() => page.getByTestId('message-price').textContent()).toContain('50 credits');
     await page.getByRole('radio', { name: 'Template source (no AI)' }).check();
@@ -111,11 +118,14 @@ describe('AI with a model', () => {
     await expect.poll(() => page.getByTestId('message-price').textContent()).toContain('25 credits');
     await expectAccessible(page);
     await page.getByLabel('Describe the template').fill('Make the title larger');
+    await page.getByLabel('Output').selectOption('png');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.getByTestId('message-progress').waitFor();
     const chatMessage = page.getByTestId('ai-message');
     await expect.poll(() => chatMessage.getAttribute('data-state'), { timeout: 60_000 }).toBe('succeeded');
-    await page.getByTestId('candidate-preview').waitFor();
+    // an image preview is shown as the image itself, at the output's size
+    const previewImage = page.getByRole('img', { name: 'Preview of this draft' });
+    await expect.poll(() => previewImage.evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0))).toBe(1200);
     const suggestion = page.getByTestId('image-proposal');
     await expect.poll(() => suggestion.textContent()).toContain('A plate of spring vegetables');
     expect(await suggestion.textContent()).toContain('pending');

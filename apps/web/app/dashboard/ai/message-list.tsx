@@ -98,11 +98,13 @@ export function MessageList({ messages, previews, csrfToken, now, typicalSeconds
                   // eslint-disable-next-line @next/next/no-img-element
                   <img src={preview.url} alt="Preview of this draft" className="max-h-96 max-w-full rounded border border-slate-200" />
                 ) : (
-                  <object data={preview.url} type="application/pdf" className="h-96 w-full rounded border border-slate-200" aria-label="Preview of this draft (PDF)">
-                    <a href={preview.url} className="text-indigo-700 underline">
-                      Open the PDF preview
+                  // the download route answers as an attachment, so a PDF is offered, not embedded (an embed would download on every page view)
+                  <p className="rounded border border-slate-200 bg-slate-50 px-4 py-6 text-sm text-slate-700">
+                    The preview is a PDF.{' '}
+                    <a href={preview.url} className="font-medium text-indigo-700 underline">
+                      Download the PDF preview
                     </a>
-                  </object>
+                  </p>
                 )}
                 <figcaption className="mt-1 text-xs text-slate-600">
                   Candidate preview (not billed).{' '}
