@@ -5,6 +5,7 @@
 // next version, with the model's image suggestion. Without a model (the shared service): the
 // provider_unavailable message, and a source still makes a draft at no cost.
 import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
 import { createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './support/api.ts';
@@ -12,6 +13,12 @@ import { expectAccessible, screenshot, signIn, type SignInService, useBrowser } 
 import { png } from './support/images.ts';
 import { draftReply, type ScriptedModel, startScriptedModel } from './support/scripted-model.ts';
 import { startWebhookEnv, type WebhookEnv } from './support/webhook-env.ts';
+
+/** axe on the page once its title is in (after a client-side navigation Next sets it a moment later). */
+async function accessible(page: Page): Promise<void> {
+  await expect.poll(() => page.title()).not.toBe('');
+  await expectAccessible(page);
+}
 
 const draft = {
   source: '<!doctype html><html><body style="color: {{ brand.colours.primary }}"><h1 id="hero">{{ title }}</h1></body></html>',
@@ -75,7 +82,7 @@ describe('AI with a model', () => {
     await page.getByRole('radio', { name: 'Words' }).check();
     await page.getByLabel('Describe the template').fill('A menu card for spring');
     await page.getByLabel('Output').selectOption('pdf');
-    await expectAccessible(page);
+    await accessible(page);
     await screenshot(page, 'ai');
     await page.getByRole('button', { name: 'Start build' }).click();
 
@@ -98,7 +105,7 @@ describe('AI with a model', () => {
     expect(file.headers()['content-type']).toBe('application/pdf');
     expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
     expect((await env.call('/v1/me', { key: account.apiKey })).body).toMatchObject({ reserved: 0 });
-    await expectAccessible(page);
+    await accessible(page);
     await screenshot(page, 'ai-build');
 
     await page.getByRole('button', { name: 'Apply draft' }).click();
@@ -116,7 +123,7 @@ describe('AI with a model', () => {
     await expect.poll(() => new URL(page.url()).pathname).toBe(`/dashboard/ai/chat/${templateId}`);
     await page.getByText('No messages yet').waitFor();
     await expect.poll(() => page.getByTestId('message-price').textContent()).toContain('25 credits');
-    await expectAccessible(page);
+    await accessible(page);
     await page.getByLabel('Describe the template').fill('Make the title larger');
     await page.getByLabel('Output').selectOption('png');
     await page.getByRole('button', { name: 'Send' }).click();
@@ -129,7 +136,7 @@ describe('AI with a model', () => {
     const suggestion = page.getByTestId('image-proposal');
     await expect.poll(() => suggestion.textContent()).toContain('A plate of spring vegetables');
     expect(await suggestion.textContent()).toContain('pending');
-    await expectAccessible(page);
+    await accessible(page);
     await screenshot(page, 'ai-chat');
 
     await page.getByRole('button', { name: 'Apply as new version' }).click();
@@ -157,7 +164,7 @@ describe('AI without a model', () => {
     expect(await page.getByRole('radio', { name: 'Words' }).isDisabled()).toBe(true);
     expect(await page.getByRole('radio', { name: 'Template source (no AI)' }).isChecked()).toBe(true);
     await expect.poll(() => page.getByTestId('message-price').textContent()).toContain('costs nothing');
-    await expectAccessible(page);
+    await accessible(page);
     await page.getByLabel('Template source', { exact: true }).fill('<!doctype html><p>{{ brand.name }}</p>');
     await page.getByRole('button', { name: 'Start build' }).click();
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 20_000 }).toMatch(/^\/dashboard\/ai\/builds\//);

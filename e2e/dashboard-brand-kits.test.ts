@@ -1,11 +1,18 @@
 // The Brand kits pages in a real browser: a kit created with colours picked and typed, a WOFF2
 // font whose specimen renders in that font, a logo shown as uploaded, upload refusals with their
 // codes, archive and restore, and the plan's count of kits; checked against the API.
+import type { Page } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
 import { api } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
 import { ttf, woff2 } from './support/fonts.ts';
 import { png } from './support/images.ts';
+
+/** axe on the page once its title is in (after a client-side navigation Next sets it a moment later). */
+async function accessible(page: Page): Promise<void> {
+  await expect.poll(() => page.title()).not.toBe('');
+  await expectAccessible(page);
+}
 
 describe('brand kits', () => {
   const browser = useBrowser();
@@ -16,7 +23,7 @@ describe('brand kits', () => {
     await page.goto('/dashboard/brand-kits');
     await expect.poll(() => page.getByTestId('kit-limit').textContent()).toContain('0 of 5 kits used on the growth plan');
     await page.getByText('No brand kits yet').waitFor();
-    await expectAccessible(page);
+    await accessible(page);
 
     await page.getByRole('link', { name: 'New brand kit' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Harbour Coffee');
@@ -27,7 +34,7 @@ describe('brand kits', () => {
     await page.getByLabel('Colour 2', { exact: true }).fill('#F0A030');
     await expect.poll(() => page.getByLabel('Colour 2 picker').inputValue()).toBe('#f0a030');
     await page.getByLabel('Tone guidance').fill('Warm and plain.\nNo jargon.');
-    await expectAccessible(page);
+    await accessible(page);
     await page.getByRole('button', { name: 'Create brand kit' }).click();
     await page.getByText('Brand kit created.').waitFor();
     const kitId = new URL(page.url()).pathname.split('/').pop()!;
@@ -58,7 +65,7 @@ describe('brand kits', () => {
     await expect.poll(() => logo.evaluate((image: HTMLImageElement) => (image.complete ? image.naturalWidth : 0))).toBe(320);
     const detail = await api(`/v1/brand-kits/${kitId}`, { key: account.apiKey });
     expect(detail.body.assets.map((asset: { kind: string }) => asset.kind)).toEqual(['font', 'logo']);
-    await expectAccessible(page);
+    await accessible(page);
     await screenshot(page, 'brand-kit');
 
     // refusals carry the spec's codes; nothing is stored
@@ -82,7 +89,7 @@ describe('brand kits', () => {
     await expect.poll(() => page.getByTestId('brand-kit').textContent()).toContain('archived');
     // archived kits still count towards the plan
     expect(await page.getByTestId('kit-limit').textContent()).toContain('1 of 5');
-    await expectAccessible(page);
+    await accessible(page);
     await screenshot(page, 'brand-kits');
 
     await page.getByRole('link', { name: 'Harbour Coffee' }).click();
