@@ -103,6 +103,13 @@ describe('brand kits', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect((await api(`/v1/brand-kits/${kitId}`, { key: account.apiKey })).body).toMatchObject({ name: 'Harbour Coffee Co', colours: ['#123abc'] });
+
+    // on a phone-sized screen the page fits its width (nothing to scroll sideways)
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.getByTestId('font-specimen').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'brand-kit-narrow');
   });
 
   it('shows the plan count and offers no new kit when the plan holds no more; bad colours answer with their code', async () => {
@@ -122,5 +129,10 @@ describe('brand kits', () => {
     await page.goto('/dashboard/brand-kits');
     await expect.poll(() => page.getByTestId('kit-limit').textContent()).toContain('1 of 1 kits used on the free plan');
     expect(await page.getByRole('link', { name: 'New brand kit' }).count()).toBe(0);
+    // asked for directly, the form is not offered: the plan's limit with its code
+    await page.goto('/dashboard/brand-kits/new');
+    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('brand_kit_limit');
+    expect(await page.getByRole('button', { name: 'Create brand kit' }).count()).toBe(0);
+    await accessible(page);
   });
 });
