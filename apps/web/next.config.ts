@@ -27,6 +27,9 @@ const config: NextConfig = {
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // `npm test` type-checks the whole workspace in one pass
   productionBrowserSourceMaps: false,
+  // Dashboard uploads go through server actions: brand logos and fonts (10 MiB) and AI source
+  // images (10 MiB, sent as base64); the core's own limits answer anything larger.
+  experimental: { serverActions: { bodySizeLimit: '16mb' }, proxyClientMaxBodySize: '16mb' },
 };
 
 export default config;

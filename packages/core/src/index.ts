@@ -173,3 +173,7 @@ export * from './template-builds/chat-records.ts';
 export * from './template-builds/get-chat-message.ts';
 export * from './template-builds/image-proposals.ts';
 export * from './template-builds/send-chat-message.ts';
+export * from './template-builds/list-template-builds.ts';
+export * from './template-builds/list-chat-messages.ts';
+export * from './template-builds/get-message-progress.ts';
+export { pendingStates, priceOf } from './template-builds/message-rules.ts';

@@ -1,0 +1,30 @@
+import type { TemplateMessage } from '@svc/db';
+import type { ServiceContext } from '../shared/context.ts';
+import { notFound } from '../shared/errors.ts';
+import { typicalMessageSeconds } from './chat-records.ts';
+
+export interface GetMessageProgressOptions {
+  accountId: string;
+  messageId: string;
+}
+
+export interface MessageProgress {
+  message: TemplateMessage;
+  /** Whole seconds since acceptance, frozen when the message ended. */
+  elapsedSeconds: number;
+  /** The median of the service's last 20 succeeded model messages, or null. */
+  typicalSeconds: number | null;
+}
+
+/** Where one message of the account (a build's or a chat's) stands; anything foreign, missing or malformed answers 404 not_found. */
+export async function getMessageProgress(ctx: ServiceContext, { accountId, messageId }: GetMessageProgressOptions): Promise<MessageProgress> {
+  if (!/^msg_[0-9a-f]{32}$/.test(messageId)) throw notFound();
+  const message = await ctx.db.templateMessage.findFirst({ where: { id: messageId, accountId } });
+  if (!message) throw notFound();
+  const end = message.finishedAt ?? ctx.clock();
+  return {
+    message,
+    elapsedSeconds: Math.max(0, Math.floor((end.getTime() - message.createdAt.getTime()) / 1000)),
+    typicalSeconds: await typicalMessageSeconds(ctx),
+  };
+}
