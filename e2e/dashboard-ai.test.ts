@@ -6,10 +6,9 @@
 // provider_unavailable message, and a source still makes a draft at no cost.
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from './support/api.ts';
-import { expectAccessible, screenshot, signIn, type SignInService, useBrowser } from './support/browser.ts';
+import { expectAccessible, screenshot, signIn, type SignInService, signInServiceOf, useBrowser } from './support/browser.ts';
 import { png } from './support/images.ts';
 import { draftReply, type ScriptedModel, startScriptedModel } from './support/scripted-model.ts';
 import { startWebhookEnv, type WebhookEnv } from './support/webhook-env.ts';
@@ -37,10 +36,7 @@ describe('AI with a model', () => {
       allowlist: model.hostPort,
       env: { SVC_AI_BASE_URL: model.baseUrl, SVC_AI_MODEL: 'scripted-model', SVC_AI_API_KEY: 'sk-scripted', SVC_AI_TIMEOUT_SECONDS: '10', SVC_AI_MAX_ATTEMPTS: '1', SVC_AI_MAX_REVIEWS: '1' },
     });
-    service = {
-      newAccount: (options) => env.newAccount(options),
-      ctx: createServiceContext({ db: env.database.db, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: env.baseUrl }) }),
-    };
+    service = signInServiceOf(env);
   }, 180_000);
 
   afterAll(async () => {

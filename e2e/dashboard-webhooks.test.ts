@@ -1,9 +1,8 @@
 // Webhook destinations from the dashboard, delivered for real: a service of its own whose
 // egress allowlist names a loopback HTTPS receiver, driven from a real browser.
-import { createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot, signIn, type SignInService, useBrowser } from './support/browser.ts';
+import { expectAccessible, screenshot, signIn, type SignInService, signInServiceOf, useBrowser } from './support/browser.ts';
 import { startWebhookEnv, type WebhookEnv } from './support/webhook-env.ts';
 import { type Receiver, startReceiver } from './support/webhook-receiver.ts';
 import { makeTestTls } from './support/webhook-tls.ts';
@@ -16,10 +15,7 @@ beforeAll(async () => {
   const tls = makeTestTls();
   receiver = await startReceiver(tls);
   env = await startWebhookEnv({ allowlist: `localhost:${receiver.port}`, caBundlePath: tls.bundlePath });
-  service = {
-    newAccount: (options) => env.newAccount(options),
-    ctx: createServiceContext({ db: env.database.db, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: env.baseUrl }) }),
-  };
+  service = signInServiceOf(env);
 }, 180_000);
 
 afterAll(async () => {

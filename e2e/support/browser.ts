@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
-import { type CreateAccountOptions, createSignInLink, type ServiceContext } from '@svc/core';
+import { type CreateAccountOptions, createServiceContext, createSignInLink, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { baseUrl, newAccount, serviceContext, type TestAccount } from './api.ts';
 
@@ -86,6 +86,14 @@ export type SignedInAccount = TestAccount;
 export interface SignInService {
   newAccount(options: Partial<CreateAccountOptions>): Promise<TestAccount>;
   ctx: ServiceContext;
+}
+
+/** A sign-in service over a service of a test's own (a web and worker started by the test). */
+export function signInServiceOf(env: { newAccount: SignInService['newAccount']; baseUrl: string; database: { db: ServiceContext['db'] } }): SignInService {
+  return {
+    newAccount: (options) => env.newAccount(options),
+    ctx: createServiceContext({ db: env.database.db, logger: silentLogger, config: loadConfig({ SVC_PUBLIC_URL: env.baseUrl }) }),
+  };
 }
 
 export interface SignInOptions {

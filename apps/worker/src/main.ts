@@ -76,7 +76,7 @@ const runnerOptions = { pgPool: queuePool, events: queueEvents, noHandleSignals:
 // those, as many as the browser pool has slots (bulk work holds all but one of them and has the
 // next one ready), so members waiting for the browser never hold a slot the main runner needs.
 const runner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4), taskList: buildTaskList(ctx, 'main'), crontab });
-const bulkRunner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()), taskList: buildTaskList(ctx, 'bulk') });
+const bulkRunner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()), taskList: buildTaskList(ctx, 'bulk'), parsedCronItems: [] });
 const runners = [runner, bulkRunner];
 // tasks a vanished worker held and jobs it was rendering are taken up at once rather than at the next cron tick
 await releaseLostTaskLocks(ctx).catch((error: unknown) => logger.error('task lock release failed', { error: String(error) }));

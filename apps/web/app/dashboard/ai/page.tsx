@@ -13,6 +13,7 @@ import { startBuild } from './actions.ts';
 import { MessageForm } from './message-form.tsx';
 import { pricesOf } from './prices.ts';
 import { ProviderNotice } from './provider-notice.tsx';
+import { BrandKitField } from './brand-kit-field.tsx';
 
 export const metadata = { title: 'AI' };
 
@@ -56,15 +57,7 @@ export default async function Ai() {
               providerAvailable={providerAvailable}
               idPrefix="build"
             >
-              <Field id="build-kit" label="Brand kit">
-                <Select id="build-kit" name="brand_kit_id" className="max-w-sm">
-                  {kits.items.map((kit) => (
-                    <option key={kit.id} value={kit.id}>
-                      {kit.name}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
+              <BrandKitField id="build-kit" kits={kits.items} />
             </MessageForm>
           )}
         </Card>

@@ -52,6 +52,11 @@ export function VersionPanel({ csrfToken, templateId, versions, current, data, c
     setComparison({ versions: pair, ...result.data });
   };
 
+  const versionOptions = versions.map((item) => (
+    <option key={item.version} value={item.version}>
+      Version {item.version}
+    </option>
+  ));
   return (
     <section aria-labelledby={`${id}-title`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
       <h2 id={`${id}-title`} className="text-base font-semibold">
@@ -80,21 +85,13 @@ export function VersionPanel({ csrfToken, templateId, versions, current, data, c
           <label className="text-sm">
             Compare
             <Select value={left} onChange={(event) => setLeft(event.target.value)} className="w-32">
-              {versions.map((item) => (
-                <option key={item.version} value={item.version}>
-                  Version {item.version}
-                </option>
-              ))}
+              {versionOptions}
             </Select>
           </label>
           <label className="text-sm">
             with
             <Select value={right} onChange={(event) => setRight(event.target.value)} className="w-32">
-              {versions.map((item) => (
-                <option key={item.version} value={item.version}>
-                  Version {item.version}
-                </option>
-              ))}
+              {versionOptions}
             </Select>
           </label>
           <Button onClick={compare} disabled={comparing || left === right}>

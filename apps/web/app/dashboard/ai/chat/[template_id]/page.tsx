@@ -7,13 +7,13 @@ import { requireSession } from '../../../../../src/dashboard/session.ts';
 import { ActionForm } from '../../../../../src/dashboard/ui/action-form.tsx';
 import { Badge } from '../../../../../src/dashboard/ui/badge.tsx';
 import { Card, CardHeader, PageHeader } from '../../../../../src/dashboard/ui/card.tsx';
-import { Field, Select } from '../../../../../src/dashboard/ui/field.tsx';
 import { EmptyState, ErrorState } from '../../../../../src/dashboard/ui/states.tsx';
 import { answerImageProposal, applyChat, cancelMessage, discardChat, sendChat } from '../../actions.ts';
 import { MessageForm } from '../../message-form.tsx';
 import { MessageList, type Preview, previewOf } from '../../message-list.tsx';
 import { pricesOf } from '../../prices.ts';
 import { ProviderNotice } from '../../provider-notice.tsx';
+import { BrandKitField } from '../../brand-kit-field.tsx';
 
 export const metadata = { title: 'Template chat' };
 
@@ -155,15 +155,7 @@ export default async function TemplateChat({ params }: { params: Promise<{ templ
               keepOutput
               idPrefix="chat"
             >
-              <Field id="chat-kit" label="Brand kit">
-                <Select id="chat-kit" name="brand_kit_id" defaultValue={chat?.brandKitId ?? kits.items[0]?.id} className="max-w-sm">
-                  {kits.items.map((kit) => (
-                    <option key={kit.id} value={kit.id}>
-                      {kit.name}
-                    </option>
-                  ))}
-                </Select>
-              </Field>
+              <BrandKitField id="chat-kit" kits={kits.items} defaultValue={chat?.brandKitId ?? kits.items[0]?.id} />
             </MessageForm>
           )}
         </Card>
