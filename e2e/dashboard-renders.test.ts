@@ -13,6 +13,39 @@ import { createGroup, newTemplate, settled, unzip } from './support/groups.ts';
 const rowOf = (page: import('@playwright/test').Page, id: string) => page.locator(`[data-testid="render-row"][data-render-id="${id}"]`);
 const shownIds = (page: import('@playwright/test').Page) => page.getByTestId('render-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-render-id')));
 
+/**
+ * Creates a batch and holds its unfinished jobs (their rows locked, so the worker's claim or
+ * finish waits) until release() is called. Resolves once the lock is taken, with the batch's
+ * id and the holding session's backend pid.
+ */
+async function holdBatch(apiKey: string, body: Record<string, unknown>): Promise<{ batchId: string; holder: number; release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: (held: { batchId: string; holder: number }) => void;
+  const lockTaken = new Promise<{ batchId: string; holder: number }>((resolve) => (locked = resolve));
+  const holding = serviceDb().$transaction(
+    async (tx) => {
+      const holder = (await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
+      const created = await createGroup('batches', apiKey, body);
+      expect(created.status).toBe(201);
+      const batchId: string = created.body.id;
+      await tx.$queryRaw`SELECT id FROM render_jobs WHERE group_id = ${batchId} AND status IN ('queued', 'running') FOR UPDATE`;
+      locked({ batchId, holder });
+      await released;
+    },
+    { timeout: 60_000 },
+  );
+  // a failure before the lock is taken ends the wait too
+  const held = await Promise.race([lockTaken, holding.then(() => Promise.reject(new Error('the batch was not held')))]);
+  return {
+    ...held,
+    release: async () => {
+      release();
+      await holding;
+    },
+  };
+}
+
 describe('render history', () => {
   const browser = useBrowser();
 
@@ -138,23 +171,7 @@ describe('groups', () => {
     // the rows' unfinished jobs are held (their rows locked, so the worker's claim or finish
     // waits) until the page has shown the batch in progress: the page must then follow it
     // without a reload
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-    let batchId = '';
-    const holding = serviceDb().$transaction(
-      async (tx) => {
-        const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'pdf', rows: names.map((name) => ({ name })) });
-        expect(created.status).toBe(201);
-        batchId = created.body.id;
-        await tx.$queryRaw`SELECT id FROM render_jobs WHERE group_id = ${batchId} AND status IN ('queued', 'running') FOR UPDATE`;
-        locked();
-        await released;
-      },
-      { timeout: 60_000 },
-    );
-    await lockTaken;
+    const { batchId, release } = await holdBatch(account.apiKey, { template_id: template.id, format: 'pdf', rows: names.map((name) => ({ name })) });
 
     await page.goto('/dashboard/renders/groups');
     const listed = page.locator(`[data-testid="group-row"][data-group-id="${batchId}"]`);
@@ -171,8 +188,7 @@ describe('groups', () => {
     await expectAccessible(page);
     await screenshot(page, 'renders-batch-running');
 
-    release();
-    await holding;
+    await release();
     // the page refreshes itself: no reload here
     await expect.poll(() => overall.getAttribute('aria-valuenow'), { timeout: 60_000 }).toBe('8');
     await expect.poll(() => page.getByTestId('group-progress').textContent()).toBe('8 of 8 finished · 8 succeeded');
@@ -199,24 +215,11 @@ describe('groups', () => {
     const template = await newTemplate(account.apiKey, { name: 'Note', source: '<p>{{ n }}</p>', schema: { type: 'object', properties: { n: { type: 'string' } } } });
     // more rows than the key may run at once: some wait without a job; the admitted ones are
     // held unfinished (rows locked) so the batch is surely running when it is cancelled
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((resolve) => (locked = resolve));
-    let batchId = '';
-    let holder = 0;
-    const holding = serviceDb().$transaction(
-      async (tx) => {
-        holder = (await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
-        const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'pdf', rows: Array.from({ length: 20 }, (_, index) => ({ n: `row ${index}` })) });
-        batchId = created.body.id;
-        await tx.$queryRaw`SELECT id FROM render_jobs WHERE group_id = ${batchId} AND status IN ('queued', 'running') FOR UPDATE`;
-        locked();
-        await released;
-      },
-      { timeout: 60_000 },
-    );
-    await lockTaken;
+    const { batchId, holder, release } = await holdBatch(account.apiKey, {
+      template_id: template.id,
+      format: 'pdf',
+      rows: Array.from({ length: 20 }, (_, index) => ({ n: `row ${index}` })),
+    });
     await page.goto(`/dashboard/renders/groups/${batchId}`);
     await page.getByRole('button', { name: 'Cancel batch' }).click();
     const dialog = page.getByRole('dialog', { name: 'Cancel this batch?' });
@@ -231,8 +234,7 @@ describe('groups', () => {
               OR EXISTS (SELECT 1 FROM pg_stat_activity WHERE ${holder}::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR UPDATE OF j%') AS reached`
       )[0]!.reached;
     await expect.poll(cancelReached).toBe(true);
-    release();
-    await holding;
+    await release();
     const badge = page.locator('[aria-live="polite"]').getByText(/^(cancelled|partial)$/);
     await expect.poll(() => badge.count(), { timeout: 60_000 }).toBe(1);
     const memberStates = await page.getByTestId('group-member').evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));

@@ -1,5 +1,5 @@
 import type { TemplateBuildDraft } from '@svc/contracts';
-import type { Prisma } from '@svc/db';
+import type { Prisma, Tx } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import type { TemplateVersionRecord } from '../shared/records.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -24,9 +24,7 @@ export async function applyChatMessage(ctx: ServiceContext, options: ApplyChatMe
   const found = await findChatMessage(ctx, options);
   const now = ctx.clock();
   return ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM template_builds WHERE id = ${found.chat.id} FOR UPDATE`;
-    const chat = await tx.templateBuild.findUniqueOrThrow({ where: { id: found.chat.id } });
-    const message = await tx.templateMessage.findUniqueOrThrow({ where: { id: found.message.id } });
+    const { chat, message } = await lockChatMessage(tx, found);
     if (message.decision === 'saved' && message.appliedVersion !== null) {
       const version = await tx.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: options.templateId, version: message.appliedVersion } } });
       return { kind: 'already', version };
@@ -34,7 +32,7 @@ export async function applyChatMessage(ctx: ServiceContext, options: ApplyChatMe
     if (message.state !== 'succeeded' || chat.draftMessageId !== message.id) throw new DomainError('operation_conflict');
     if (!options.save) {
       await tx.templateMessage.update({ where: { id: message.id }, data: { decision: 'kept' } });
-      await tx.templateBuild.update({ where: { id: chat.id }, data: { reviewed: true, updatedAt: now } });
+      await markReviewed(tx, chat.id, now);
       return { kind: 'recorded' };
     }
     const draft = message.draft as TemplateBuildDraft;
@@ -49,7 +47,7 @@ export async function applyChatMessage(ctx: ServiceContext, options: ApplyChatMe
       data: { templateId: options.templateId, version: number, source: content.source, schema: schemaColumn(content.schema), sizes: [] as Prisma.InputJsonValue, createdAt: now },
     });
     await tx.templateMessage.update({ where: { id: message.id }, data: { decision: 'saved', appliedVersion: number } });
-    await tx.templateBuild.update({ where: { id: chat.id }, data: { reviewed: true, updatedAt: now } });
+    await markReviewed(tx, chat.id, now);
     return { kind: 'saved', version };
   });
 }
@@ -59,11 +57,22 @@ export async function discardChatMessage(ctx: ServiceContext, options: ChatMessa
   const found = await findChatMessage(ctx, options);
   const now = ctx.clock();
   await ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM template_builds WHERE id = ${found.chat.id} FOR UPDATE`;
-    const chat = await tx.templateBuild.findUniqueOrThrow({ where: { id: found.chat.id } });
-    const message = await tx.templateMessage.findUniqueOrThrow({ where: { id: found.message.id } });
+    const { chat, message } = await lockChatMessage(tx, found);
     if (message.state !== 'succeeded' || chat.draftMessageId !== message.id || message.decision === 'saved') throw new DomainError('operation_conflict');
     await tx.templateMessage.update({ where: { id: message.id }, data: { decision: 'discarded' } });
-    await tx.templateBuild.update({ where: { id: chat.id }, data: { reviewed: true, updatedAt: now } });
+    await markReviewed(tx, chat.id, now);
   });
+}
+
+/** Locks the chat (one decision at a time) and reads the chat and the message again under the lock. */
+async function lockChatMessage(tx: Tx, found: { chat: { id: string }; message: { id: string } }) {
+  await tx.$queryRaw`SELECT id FROM template_builds WHERE id = ${found.chat.id} FOR UPDATE`;
+  const chat = await tx.templateBuild.findUniqueOrThrow({ where: { id: found.chat.id } });
+  const message = await tx.templateMessage.findUniqueOrThrow({ where: { id: found.message.id } });
+  return { chat, message };
+}
+
+/** The chat's current message counts as reviewed once a decision on it is recorded. */
+async function markReviewed(tx: Tx, chatId: string, now: Date): Promise<void> {
+  await tx.templateBuild.update({ where: { id: chatId }, data: { reviewed: true, updatedAt: now } });
 }
