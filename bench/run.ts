@@ -31,6 +31,9 @@ const memoryRenders = Number(process.env.BENCH_MEMORY_RENDERS ?? 5000);
 const memoryCheckpoint = 500;
 /** BENCH_TABLE=0 skips the throughput table and runs only the memory and CPU cell. */
 const table = process.env.BENCH_TABLE !== '0';
+/** BENCH_FIXTURES=invoice,png limits the table to fixtures whose names start with these words. */
+const fixtureFilter = process.env.BENCH_FIXTURES?.split(',').map((word) => word.trim().toLowerCase());
+const tableFixtures = fixtures.filter((fixture) => !fixtureFilter || fixtureFilter.some((word) => fixture.name.toLowerCase().startsWith(word)));
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -112,9 +115,19 @@ async function rawRenderer(concurrency: number, mode: 'warm' | 'fresh') {
   };
 }
 
-function serviceRenderer(baseUrl: string, apiKeys: string[]) {
+/** One service render as the client saw it: the job's id, when the request left, when its answer arrived (epoch ms). */
+interface Trace {
+  id: string;
+  sentAt: number;
+  answeredAt: number;
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+function serviceRenderer(baseUrl: string, apiKeys: string[], traces?: Trace[]) {
   let turn = 0;
   return async (fixture: Fixture) => {
+    const sentAt = epochNow();
     const apiKey = apiKeys[turn++ % apiKeys.length];
     const body = fixture.kind === 'pdf' ? { html: fixture.html } : { html: fixture.html, image: { format: 'png', width: 1280, height: 720 } };
     const response = await fetch(`${baseUrl}/v1/${fixture.kind}`, {
@@ -122,9 +135,42 @@ function serviceRenderer(baseUrl: string, apiKeys: string[]) {
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    const job = (await response.json()) as { status: string };
+    const job = (await response.json()) as { id: string; status: string };
     if (response.status !== 200 || job.status !== 'succeeded') throw new Error(`service render failed: ${response.status} ${JSON.stringify(job)}`);
+    traces?.push({ id: job.id, sentAt, answeredAt: epochNow() });
   };
+}
+
+/**
+ * Where a service render's time goes, as medians over the traced renders, from the job's own
+ * timestamps: request to admission (HTTP, authentication, validation), admission to claim (the
+ * admitting transaction, the hand-off to the worker, the claim), claim to finish (sandbox,
+ * render, storage), finish to answer (the finishing transaction, the wake-up, the answer).
+ */
+async function timeSplit(benchUrl: string, traces: Trace[]): Promise<string> {
+  const db = createDb({ url: benchUrl, poolSize: 1 });
+  try {
+    const ids = traces.map((trace) => trace.id);
+    const rows = await db.$queryRaw<{ id: string; created: number; started: number; finished: number }[]>`
+      SELECT id, extract(epoch FROM created_at)::float8 * 1000 AS created, extract(epoch FROM started_at)::float8 * 1000 AS started,
+             extract(epoch FROM finished_at)::float8 * 1000 AS finished FROM render_jobs WHERE id = ANY(${ids})`;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const parts: Record<string, number[]> = { request: [], 'hand-off': [], render: [], answer: [] };
+    for (const trace of traces) {
+      const job = byId.get(trace.id);
+      if (!job) continue;
+      parts.request!.push(Number(job.created) - trace.sentAt);
+      parts['hand-off']!.push(Number(job.started) - Number(job.created));
+      parts.render!.push(Number(job.finished) - Number(job.started));
+      parts.answer!.push(trace.answeredAt - Number(job.finished));
+    }
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    return Object.entries(parts)
+      .map(([name, values]) => `${name} ${median(values).toFixed(1)}`)
+      .join(', ');
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 const format = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
@@ -177,7 +223,8 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  const viaService = serviceRenderer(baseUrl, apiKeys);
+  const traces: Trace[] = [];
+  const viaService = serviceRenderer(baseUrl, apiKeys, traces);
   const viaColdMix = serviceRenderer(baseUrl, coldKeys);
   console.log(`Benchmark: ${runs} renders per cell after ${warmup} warm-up renders; times in ms.`);
   console.log('raw: warm page reused; fresh: raw puppeteer with a new browser context per render; svc: the service, one account;');
@@ -185,13 +232,16 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
   console.log(
     'fixture                  conc |  raw r/s fresh r/s  svc r/s svc/raw svc/fresh cold r/s cold/fresh |  raw p50 fresh p50  svc p50  +p50 |  raw p95  svc p95',
   );
+  const splits: string[] = [];
   for (const concurrency of table ? concurrencies : []) {
     const raw = await rawRenderer(concurrency, 'warm');
     const fresh = await rawRenderer(concurrency, 'fresh');
-    for (const fixture of fixtures) {
+    for (const fixture of tableFixtures) {
       const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency);
       const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency);
+      traces.length = 0;
       const serviceResult = await measureCell(viaService, fixture, concurrency);
+      splits.push(`${fixture.name} conc ${concurrency}: ${await timeSplit(benchUrl, traces.slice(warmup))}`);
       const coldResult = await measureCell(viaColdMix, fixture, concurrency);
       const row =
         `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)}  ${format(freshResult.throughput, 2)} ${format(serviceResult.throughput, 2)}` +
@@ -203,7 +253,9 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
     await raw.close();
     await fresh.close();
   }
+  if (splits.length > 0) console.log(`svc time split, medians in ms (request to admission, admission to claim, claim to finish, finish to answer):\n  ${splits.join('\n  ')}`);
   if (process.env.BENCH_BATCH !== '0') await batchCell(baseUrl, apiKeys);
+  traces.length = 0;
   await memoryCell(viaService, servicePids);
 }
 

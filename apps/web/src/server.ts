@@ -1,13 +1,16 @@
 // The web process: a plain Node HTTP server in front of Next.js. It enforces the rules that
 // hold before any route runs (request id, header limits, unknown routes, wrong methods), so
-// those answers carry the error envelope instead of Node's or Next's own pages.
+// those answers carry the error envelope instead of Node's or Next's own pages, and answers
+// /v1 itself with the operations' route modules (http/v1-dispatch.ts); Next serves the rest.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { type ErrorCode, errorBody, operations, RouteTable } from '@svc/contracts';
+import { join } from 'node:path';
+import { type ErrorCode, errorBody, type Operation, operations, type RouteMatch, RouteTable } from '@svc/contracts';
 import next from 'next';
 import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './http/client-address.ts';
+import { dispatchV1, loadV1Routes } from './http/v1-dispatch.ts';
 
 /** Spec part 8: at most 64 headers and 32 KiB of header names and values. */
 export const maxHeaderCount = 64;
@@ -38,24 +41,27 @@ function headersTooLarge(req: IncomingMessage): boolean {
   return bytes > maxHeaderBytes;
 }
 
-/** Answers from the route table alone; returns true when the request was answered. */
-function preflight(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+/**
+ * Answers from the route table alone: 'answered' when it did, the matched /v1 operation for
+ * the API, or 'next' for everything else (dashboard, sign-in, GraphQL).
+ */
+function preflight(req: IncomingMessage, res: ServerResponse, requestId: string): 'answered' | 'next' | RouteMatch {
   if (headersTooLarge(req)) {
     sendError(res, requestId, 'request_headers_too_large', { connection: 'close' });
-    return true;
+    return 'answered';
   }
   const path = (req.url ?? '/').split('?')[0] ?? '/';
-  if (path !== '/v1' && !path.startsWith('/v1/')) return false;
+  if (path !== '/v1' && !path.startsWith('/v1/')) return 'next';
   const match = routes.match(req.method ?? 'GET', path);
   if (!match) {
     sendError(res, requestId, 'not_found');
-    return true;
+    return 'answered';
   }
   if (!match.operation) {
     sendError(res, requestId, 'method_not_allowed', { allow: match.allowed.map((method) => method.toUpperCase()).join(', ') });
-    return true;
+    return 'answered';
   }
-  return false;
+  return match;
 }
 
 export interface StartWebOptions {
@@ -70,6 +76,7 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
   const app = next({ dev: false, dir, hostname, port, quiet: true });
   await app.prepare();
   const handleNext = app.getRequestHandler();
+  const v1Routes = await loadV1Routes(join(dir, 'app'), operations);
 
   // while closing, every answer ends its connection, so keep-alive clients do not hold the close up
   let closing = false;
@@ -84,8 +91,10 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
     // the client address for per-client limits; replaces anything the client sent under that name
     req.headers[clientAddressHeader] = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops);
     res.setHeader('x-request-id', requestId);
-    if (preflight(req, res, requestId)) return;
-    handleNext(req, res).catch((error: unknown) => {
+    const route = preflight(req, res, requestId);
+    if (route === 'answered') return;
+    const answering = route === 'next' ? handleNext(req, res) : dispatchV1(v1Routes, route.operation as Operation, route.params, req, res);
+    answering.catch((error: unknown) => {
       process.stderr.write(`${JSON.stringify({ level: 'error', component: 'web', message: 'request failed', requestId, error: String(error) })}\n`);
       if (!res.headersSent) sendError(res, requestId, 'internal_error');
       else res.destroy();

@@ -23,57 +23,78 @@ export interface Reservation {
 const bucketPriority = `array_position(ARRAY[${spendingOrder.map((bucket) => `'${bucket}'`).join(',')}]::"CreditBucket"[], bucket)`;
 
 /**
- * Holds one credit for a job, inside the caller's admission transaction.
- * Prepaid buckets pay first, in spending order; paid subscription plans then fall back
- * to overage, bounded per key and calendar month by the key's cap. Balances cannot go
- * below zero: every decrement is conditional on the row it changes (and a CHECK
- * constraint backs that up). Throws 402 insufficient_credits when nothing can pay.
+ * Holds one credit for a job, inside the caller's admission transaction; the job id is new
+ * (the reservation's primary key refuses a second one). Prepaid buckets pay first, in spending
+ * order; paid subscription plans then fall back to overage, bounded per key and calendar
+ * month by the key's cap. Balances cannot go below zero: every decrement is conditional on the
+ * row it changes (and a CHECK constraint backs that up). Throws 402 insufficient_credits when
+ * nothing can pay.
  */
 export async function reserveCredit(tx: Tx, options: ReserveCreditOptions): Promise<Reservation> {
-  const existing = await tx.creditReservation.findUnique({ where: { jobId: options.jobId } });
-  if (existing) return { jobId: existing.jobId, source: existing.source, period: existing.period };
-
   const period = periodOf(options.now);
-  const source = (await takeFromBuckets(tx, options.accountId)) ?? (await takeOverage(tx, options, period));
-  if (!source) throw new DomainError('insufficient_credits');
+  const bucket = await takeFromBuckets(tx, options, period);
+  if (bucket) return { jobId: options.jobId, source: bucket, period };
+  if (!(await takeOverage(tx, options, period))) throw new DomainError('insufficient_credits');
+  await record(tx, options, 'overage', period);
+  return { jobId: options.jobId, source: 'overage', period };
+}
 
-  // the reservation and its ledger entry in one statement
+/** The reservation and its ledger entry. */
+async function record(tx: Tx, options: ReserveCreditOptions, source: CreditSource, period: string): Promise<void> {
   await tx.$executeRaw`
     WITH reserved AS (
       INSERT INTO credit_reservations (job_id, account_id, key_id, source, period, amount, created_at)
       VALUES (${options.jobId}, ${options.accountId}, ${options.keyId}, ${source}::"CreditSource", ${period}, 1, ${options.now}))
     INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
     VALUES (${options.accountId}, ${options.jobId}, ${options.keyId}, 'reserve', ${source}::"CreditSource", 1, ${options.now})`;
-  return { jobId: options.jobId, source, period };
 }
 
-async function takeFromBuckets(tx: Tx, accountId: string): Promise<CreditBucket | null> {
-  // The inner pick reads without locking; the outer update re-checks the balance on the
-  // locked row, so a bucket drained meanwhile updates nothing and the pick is retried.
+/**
+ * Takes one credit from the first bucket in spending order that has one, and records the
+ * reservation and its ledger entry in the same statement. The inner pick reads without locking;
+ * the outer update re-checks the balance on the locked row, so a bucket drained meanwhile
+ * updates nothing and the pick is retried.
+ */
+async function takeFromBuckets(tx: Tx, options: ReserveCreditOptions, period: string): Promise<CreditBucket | null> {
+  const { accountId, jobId, keyId, now } = options;
   for (let attempt = 0; attempt < spendingOrder.length + 1; attempt++) {
-    const rows = await tx.$queryRawUnsafe<{ bucket: CreditBucket }[]>(
-      `UPDATE credit_balances SET balance = balance - 1
-        WHERE account_id = $1 AND balance >= 1 AND bucket = (
-          SELECT bucket FROM credit_balances WHERE account_id = $1 AND balance >= 1 ORDER BY ${bucketPriority} LIMIT 1)
-        RETURNING bucket`,
+    const rows = await tx.$queryRawUnsafe<{ bucket: CreditBucket | null; left: boolean }[]>(
+      `WITH taken AS (
+         UPDATE credit_balances SET balance = balance - 1
+          WHERE account_id = $1 AND balance >= 1 AND bucket = (
+            SELECT bucket FROM credit_balances WHERE account_id = $1 AND balance >= 1 ORDER BY ${bucketPriority} LIMIT 1)
+         RETURNING bucket),
+       reserved AS (
+         INSERT INTO credit_reservations (job_id, account_id, key_id, source, period, amount, created_at)
+         SELECT $2::text, $1::text, $3::text, bucket::text::"CreditSource", $4::text, 1, $5::timestamptz FROM taken),
+       ledger AS (
+         INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
+         SELECT $1::text, $2::text, $3::text, 'reserve'::"LedgerKind", bucket::text::"CreditSource", 1, $5::timestamptz FROM taken)
+       SELECT (SELECT bucket FROM taken) AS bucket,
+              EXISTS (SELECT 1 FROM credit_balances WHERE account_id = $1 AND balance >= 1) AS left`,
       accountId,
+      jobId,
+      keyId,
+      period,
+      now,
     );
-    if (rows[0]) return rows[0].bucket;
-    const left = await tx.creditBalance.count({ where: { accountId, balance: { gte: 1 } } });
-    if (left === 0) return null;
+    const row = rows[0];
+    if (row?.bucket) return row.bucket;
+    // the snapshot saw a credit the update could not take (drained meanwhile): pick again
+    if (!row?.left) return null;
   }
   return null;
 }
 
-async function takeOverage(tx: Tx, options: ReserveCreditOptions, period: string): Promise<CreditSource | null> {
-  if (!planTerms[options.plan].overage) return null;
+async function takeOverage(tx: Tx, options: ReserveCreditOptions, period: string): Promise<boolean> {
+  if (!planTerms[options.plan].overage) return false;
   const rows = await tx.$queryRaw<{ used: number }[]>`
     INSERT INTO overage_usage (account_id, key_id, period, used)
     VALUES (${options.accountId}, ${overageKey(options)}, ${period}, 1)
     ON CONFLICT (key_id, period) DO UPDATE SET used = overage_usage.used + 1
      WHERE ${options.overageCap}::int IS NULL OR overage_usage.used < ${options.overageCap}::int
     RETURNING used`;
-  return rows.length > 0 ? 'overage' : null;
+  return rows.length > 0;
 }
 
 /** Overage is counted per key; work asked for without a key counts against the account itself. */

@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import type { DbOrTx, GroupKind } from '@svc/db';
 import { canonicalJson } from '@svc/templating';
 import { keyIdOf, type Principal, principalSubject } from '../auth/principal.ts';
-import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { refuseWhenOverloaded } from '../renders/admit-render-job.ts';
+import { takeRenderCreationToken } from '../renders/admit-render-job.ts';
 import type { RenderOptions } from '../renders/render-spec.ts';
 import { confirmTemplateVersion, type ResolvedTemplateVersion, resolveTemplateVersion } from '../templates/resolve-template-version.ts';
 import { admitPendingMembers } from './admit-members.ts';
@@ -90,8 +89,7 @@ export async function findGroupReplay(db: DbOrTx, request: Omit<GroupRequest, 'f
 export async function createRenderGroup(ctx: ServiceContext, request: GroupRequest, members: PlannedMember[]): Promise<CreateGroupResult> {
   const { principal, kind, resolved } = request;
   const now = ctx.clock();
-  await takeRateToken(ctx.db, 'render_creation', principalSubject(principal), now);
-  await refuseWhenOverloaded(ctx);
+  await takeRenderCreationToken(ctx, principalSubject(principal), now);
   const fingerprint = groupFingerprint(kind, request.body, resolved);
   return ctx.db.$transaction(
     async (tx) => {

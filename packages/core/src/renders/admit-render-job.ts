@@ -1,6 +1,7 @@
 import type { DbOrTx, Plan, Tx } from '@svc/db';
 import { reserveCredit } from '../credits/reserve-credit.ts';
-import { enqueue } from '../jobs/enqueue.ts';
+import { addJob } from '../jobs/enqueue.ts';
+import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -38,6 +39,18 @@ export async function refuseWhenOverloaded(ctx: ServiceContext): Promise<void> {
   if (await backlogFull(ctx.db, ctx.config.maxRenderBacklog)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
 }
 
+/**
+ * The checks before a new render's transaction: a render_creation token of the principal
+ * (429), then the service backlog (503). Both are asked at once, on two connections, and
+ * answered in that order: the token is spent whatever the backlog, as if asked first.
+ */
+export async function takeRenderCreationToken(ctx: ServiceContext, subject: string, now: Date): Promise<void> {
+  const [token, full] = await Promise.allSettled([takeRateToken(ctx.db, 'render_creation', subject, now), backlogFull(ctx.db, ctx.config.maxRenderBacklog)]);
+  if (token.status === 'rejected') throw token.reason;
+  if (full.status === 'rejected') throw full.reason;
+  if (full.value) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+}
+
 /** Serialises admissions of one account: concurrency counts and idempotency keys cannot race. */
 export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<void> {
   await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
@@ -60,19 +73,17 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
 
   const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
   await reserveCredit(tx, { accountId, plan: job.plan, jobId, keyId, overageCap: job.overageCap, now });
-  // the job and its input in one statement
-  await tx.$executeRaw`
+  // the job, its input, its assets and its queue entry in one statement; assets are immutable,
+  // so capturing the ids captures the exact bytes the worker will serve
+  await tx.$queryRaw`
     WITH created AS (
       INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, options, retry_of, created_at)
       VALUES (${jobId}, ${accountId}, ${keyId}, ${kind}::"RenderKind", ${job.reference}, ${job.filename},
               ${job.template?.id ?? null}, ${job.template?.version ?? null}, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}, ${now})
-      RETURNING id)
-    INSERT INTO render_inputs (job_id, html) SELECT id, ${job.html} FROM created`;
-  // assets are immutable, so capturing the ids captures the exact bytes the worker will serve
-  if (job.assetIds.length > 0) {
-    await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${job.assetIds}::text[])`;
-  }
-  await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
+      RETURNING id),
+    input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${job.html} FROM created),
+    assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT created.id, unnest(${job.assetIds}::text[]) FROM created)
+    SELECT ${addJob('render_job', { job_id: jobId }, { jobKey: `render:${jobId}` })} IS NOT NULL AS queued FROM created`;
   return jobId;
 }
 

@@ -2,12 +2,11 @@ import type { ImageRequest, PdfRequest } from '@svc/contracts';
 import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-references.ts';
 import type { DbOrTx } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
-import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { selectBrandValues } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
-import { admitRenderJob, isTerminal, lockAccountAdmissions, refuseWhenOverloaded } from './admit-render-job.ts';
+import { admitRenderJob, isTerminal, lockAccountAdmissions, takeRenderCreationToken } from './admit-render-job.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
@@ -56,8 +55,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   const jobId =
     replayed ??
     (await (async () => {
-      await takeRateToken(ctx.db, 'render_creation', principalSubject(principal), now);
-      await refuseWhenOverloaded(ctx);
+      await takeRenderCreationToken(ctx, principalSubject(principal), now);
       return admit(ctx, options, spec, assetIds, now, saved);
     })());
 

@@ -20,7 +20,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
   const job = await claim(ctx, jobId);
   if (!job) return;
   const finish = (outcome: Parameters<typeof finishRender>[1]['outcome']) =>
-    ctx.db.$transaction((tx) => finishRender(tx, { jobId, attempt: job.attempts, outcome, now: ctx.clock() }));
+    finishRender(ctx.db, { jobId, attempt: job.attempts, outcome, now: ctx.clock() });
 
   if (job.attempts > ctx.config.maxRenderAttempts) {
     ctx.logger.error('render job failed', { jobId, category: 'internal_failure', code: 'attempts_exhausted', attempts: job.attempts });

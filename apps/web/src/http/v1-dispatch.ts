@@ -1,0 +1,100 @@
+// /v1 without Next: the route table names the operation, and the operation's route module
+// (app/v1/**/route.ts, the same handlers Next would run) answers a Web Request built from the
+// Node request. Next's routing, rendering and response machinery cost more CPU per request
+// than a whole render's admission, so the web process serves its API itself; Next serves the
+// dashboard, sign-in and GraphQL.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { pathToFileURL } from 'node:url';
+import type { HttpMethod, Operation } from '@svc/contracts';
+
+type RouteHandler = (request: Request, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type RouteModule = Partial<Record<Uppercase<HttpMethod>, RouteHandler>>;
+
+/** Route modules by operation path, loaded once at start. */
+export async function loadV1Routes(appDir: string, operations: readonly Operation[]): Promise<Map<string, RouteModule>> {
+  const modules = new Map<string, RouteModule>();
+  for (const path of new Set(operations.map((operation) => operation.path))) {
+    // /v1/pdf/{id} lives in app/v1/pdf/[id]/route.ts
+    const segments = path.split('/').filter(Boolean).map((segment) => segment.replace(/^\{(\w+)\}$/, '[$1]'));
+    modules.set(path, (await import(pathToFileURL(join(appDir, ...segments, 'route.ts')).href)) as RouteModule);
+  }
+  return modules;
+}
+
+/** Runs the operation's handler and sends its answer; a HEAD request gets the GET answer's head. */
+export async function dispatchV1(
+  modules: Map<string, RouteModule>,
+  operation: Operation,
+  params: Record<string, string>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const handler = modules.get(operation.path)?.[operation.method.toUpperCase() as Uppercase<HttpMethod>];
+  if (!handler) throw new Error(`no handler for ${operation.method} ${operation.path}`);
+  const response = await handler(webRequest(req), { params: Promise.resolve(params) });
+  res.statusCode = response.status;
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  if (!response.body || req.method === 'HEAD') {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  // a client that goes away cancels the body (a streamed archive stops reading its files)
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => {});
+}
+
+function webRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const each of value) headers.append(name, each);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method,
+    headers,
+    body: hasBody ? bodyOf(req) : undefined,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/**
+ * The request body as a web stream that reads only as fast as the handler does. A handler that
+ * stops early (a body over its limit) cancels it: the rest is read and dropped rather than the
+ * connection cut, so the client receives the answer.
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      // after a cancel the stream is closed already, and these have nothing to tell
+      req.once('end', () => ignoreClosed(() => controller.close()));
+      req.once('error', (error) => ignoreClosed(() => controller.error(error)));
+      req.pause();
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      req.removeAllListeners('data');
+      req.resume();
+    },
+  });
+}
+
+function ignoreClosed(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // the stream was cancelled
+  }
+}
