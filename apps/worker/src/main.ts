@@ -1,5 +1,5 @@
-// The worker process: graphile-worker running the task catalog against the service
-// database, with one supervised Chromium pool for render jobs.
+// The worker process: render slots claiming render jobs from the render queue, graphile-worker
+// running the task catalog against the service database, and one supervised Chromium pool.
 import {
   createServiceContext,
   crontab,
@@ -21,6 +21,7 @@ import { availableParallelism } from 'node:os';
 import { Logger, run, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import { chromiumEngine } from './render-engine.ts';
+import { RenderSlots, wakeRenderSlots } from './render-slots.ts';
 import { buildTaskList } from './task-list.ts';
 
 const url = process.env.DATABASE_URL;
@@ -57,7 +58,7 @@ queueEvents.on('pool:create', ({ workerPool }) => {
   presence.queuePoolIds.push(workerPool.id);
   void reportPresence();
 });
-// one connection pool for both runners, every connection under this process's name
+// every queue connection under this process's name
 const queuePool = new pg.Pool({ connectionString: url, application_name: workerApplicationName(presence), max: 10 });
 queuePool.on('error', (error) => logger.warn('queue connection failed', { error: error.message }));
 const queueLogger = new Logger((scope) => (level, message, meta) => {
@@ -71,18 +72,21 @@ const queueLogger = new Logger((scope) => (level, message, meta) => {
 });
 const runnerOptions = { pgPool: queuePool, events: queueEvents, noHandleSignals: true, pollInterval: 1000, logger: queueLogger };
 
-// Two runners with task slots of their own: the main one takes every task but group members'
-// renders (single renders, adapt, AI messages, webhooks, cron sweeps); the bulk one takes only
-// those, as many as the browser pool has slots (bulk work holds all but one of them and has the
-// next one ready), so members waiting for the browser never hold a slot the main runner needs.
-const runner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4), taskList: buildTaskList(ctx, 'main'), crontab });
-const bulkRunner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()), taskList: buildTaskList(ctx, 'bulk'), parsedCronItems: [] });
-const runners = [runner, bulkRunner];
+const runner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4), taskList: buildTaskList(ctx), crontab });
+
+// Render jobs are claimed from the render queue by slots of their own: single renders, and group
+// members (as many as the browser pool has slots: bulk work holds all but one of them and has the
+// next one ready).
+const renderSlots = {
+  single: new RenderSlots(ctx, { bulk: false, slots: Number(process.env.SVC_WORKER_RENDER_CONCURRENCY ?? 4) }),
+  bulk: new RenderSlots(ctx, { bulk: true, slots: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()) }),
+};
 // tasks a vanished worker held and jobs it was rendering are taken up at once rather than at the next cron tick
 await releaseLostTaskLocks(ctx).catch((error: unknown) => logger.error('task lock release failed', { error: String(error) }));
 await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
 await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
 await recoverTemplateMessages(ctx).catch((error: unknown) => logger.error('AI message recovery failed', { error: String(error) }));
+const renderWake = await wakeRenderSlots(url, workerApplicationName(presence), renderSlots, logger);
 process.stdout.write('worker running\n');
 
 // Running tasks get as long as a render may take, plus time to store its file and finish it.
@@ -100,13 +104,18 @@ shutdown = async () => {
   stopping = true;
   stopHeartbeat();
   clearInterval(presenceTimer);
-  // graceful: nothing new is taken and running tasks finish; past the bound, graphile-worker
-  // hands their tasks back to the queue (a render's lease then lets recovery take it up)
+  // graceful: nothing new is taken and running renders and tasks finish; past the bound, renders
+  // go back to the render queue and graphile-worker hands tasks back to its queue
+  await renderWake.close();
   const handBack = setTimeout(() => {
     logger.warn('tasks still running at shutdown are handed back', { afterMs: handBackAfterMs });
-    for (const each of runners) void each.kill().catch(() => {});
+    void runner.kill().catch(() => {});
   }, handBackAfterMs);
-  await Promise.all(runners.map((each) => each.stop().catch((error: unknown) => logger.warn('worker stopped with tasks handed back', { error: String(error) }))));
+  await Promise.all([
+    renderSlots.single.stop(handBackAfterMs),
+    renderSlots.bulk.stop(handBackAfterMs),
+    runner.stop().catch((error: unknown) => logger.warn('worker stopped with tasks handed back', { error: String(error) })),
+  ]);
   clearTimeout(handBack);
   // the database goes before the browser, so a render cut short cannot record itself as failed
   await queuePool.end().catch(() => {});
@@ -115,4 +124,4 @@ shutdown = async () => {
   process.exit(0);
 };
 if (stopRequested) void shutdown();
-await Promise.all(runners.map((each) => each.promise));
+await runner.promise;

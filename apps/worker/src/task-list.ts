@@ -4,7 +4,7 @@ import { pruneAuthRecordsTask } from './tasks/auth-tasks.ts';
 import { drainRenderGroupsTask } from './tasks/group-tasks.ts';
 import { adaptLayoutTask } from './tasks/adapt-tasks.ts';
 import { monthlyCreditReset } from './tasks/monthly-credit-reset.ts';
-import { expireRenderFilesTask, recoverStaleRendersTask, renderJobTask } from './tasks/render-tasks.ts';
+import { expireRenderFilesTask, recoverStaleRendersTask } from './tasks/render-tasks.ts';
 import { recoverTemplateMessagesTask, templateMessageTask } from './tasks/template-message-tasks.ts';
 import { pruneWebhookLogTask, recoverWebhookDeliveriesTask, webhookAttemptTask, webhookFanOutTask } from './tasks/webhook-tasks.ts';
 
@@ -18,8 +18,6 @@ type Handlers = { [N in TaskName]: (payload: TaskPayload<N>, context: TaskHandle
 function handlers(): Handlers {
   return {
     monthly_credit_reset: monthlyCreditReset,
-    render_job: renderJobTask,
-    render_group_member: renderJobTask,
     recover_stale_renders: recoverStaleRendersTask,
     expire_render_files: expireRenderFilesTask,
     webhook_fan_out: webhookFanOutTask,
@@ -34,18 +32,11 @@ function handlers(): Handlers {
   };
 }
 
-/** Tasks the worker's bulk runner takes, with task slots of its own; the main runner takes every other. */
-export const bulkTasks: readonly TaskName[] = ['render_group_member'];
-
-/**
- * The catalog tasks of one runner with their handlers (the bulk tasks, or all the others); the
- * payload is parsed against the catalog schema on dequeue.
- */
-export function buildTaskList(ctx: ServiceContext, runner: 'main' | 'bulk'): TaskList {
+/** The catalog tasks with their handlers; the payload is parsed against the catalog schema on dequeue. */
+export function buildTaskList(ctx: ServiceContext): TaskList {
   const handlerFor = handlers();
   const list: TaskList = {};
   for (const name of Object.keys(taskCatalog) as TaskName[]) {
-    if (bulkTasks.includes(name) !== (runner === 'bulk')) continue;
     const handler = handlerFor[name] as (payload: unknown, context: TaskHandlerContext) => Promise<void>;
     list[name] = async (payload, helpers) => {
       const parsed = taskCatalog[name].payload.parse(payload);

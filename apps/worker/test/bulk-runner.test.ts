@@ -1,7 +1,7 @@
-// Group members' renders run in task slots of their own: with the worker's main runner down to
-// one task slot and batches of three accounts draining, a single render starts while members
-// render, rather than after the member holding the task slot. Needs a browser pool of two slots
-// or more (bulk work holds all but one).
+// Group members' renders run in render slots of their own: with the worker down to one slot for
+// single renders and batches of three accounts draining, a single render starts while members
+// render, rather than after them. Needs a browser pool of two slots or more (bulk work holds all
+// but one).
 import { availableParallelism } from 'node:os';
 import { type ApiKeyPrincipal, createAccount, createBatch, createRender, createServiceContext, createTemplate, loadConfig, silentLogger } from '@svc/core';
 import { describe, expect, it } from 'vitest';
@@ -10,8 +10,8 @@ import { useWorkerProcesses } from './support/worker-processes.ts';
 
 const processes = useWorkerProcesses('bulk-runner');
 
-describe('bulk runner', () => {
-  it.skipIf(availableParallelism() < 2)('a single render starts while group members render, with one main task slot', async () => {
+describe('bulk render slots', () => {
+  it.skipIf(availableParallelism() < 2)('a single render starts while group members render, with one single-render slot', async () => {
     const database = processes.database();
     const ctx = createServiceContext({ db: database.db, logger: silentLogger, config: loadConfig({ SVC_DATA_DIR: processes.dataDir() }) });
     const principalOf = async (credits: number): Promise<ApiKeyPrincipal> => {
@@ -19,7 +19,7 @@ describe('bulk runner', () => {
       const key = await database.db.apiKey.findFirstOrThrow({ where: { accountId: account.accountId } });
       return { kind: 'api_key', accountId: account.accountId, keyId: key.id, plan: 'scale', monthlyOverageCap: null };
     };
-    const worker = processes.startWorker({ SVC_WORKER_CONCURRENCY: '1', SVC_WORKER_BULK_CONCURRENCY: '2', SVC_GROUP_CONCURRENCY: '2' });
+    const worker = processes.startWorker({ SVC_WORKER_RENDER_CONCURRENCY: '1', SVC_WORKER_BULK_CONCURRENCY: '2', SVC_GROUP_CONCURRENCY: '2' });
     await until(async () => worker.output().includes('worker running'), 30_000);
 
     // each row busies its page for 1.5 s

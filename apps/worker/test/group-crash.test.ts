@@ -39,8 +39,8 @@ describe('worker killed while a batch drains', () => {
     const second = startWorker({ SVC_RENDER_LEASE_SECONDS: '2' });
     await until(async () => (await database.db.renderGroupMember.count({ where: { groupId, state: 'pending' } })) === 0, 120_000);
     await until(async () => (await database.db.renderJob.count({ where: { groupId, status: { in: ['queued', 'running'] } } })) === 0, 120_000).catch(async (error) => {
-      const jobs = await database.db.$queryRaw`SELECT j.id, j.status, j.attempts, j.lease_expires_at, q.locked_by, q.locked_at, q.attempts AS task_attempts, q.run_at
-        FROM render_jobs j LEFT JOIN graphile_worker.jobs q ON q.key = 'render:' || j.id WHERE j.group_id = ${groupId} AND j.status IN ('queued', 'running')`;
+      const jobs = await database.db.$queryRaw`SELECT j.id, j.status, j.attempts, j.lease_expires_at, q.seq, q.bulk, q.run_at
+        FROM render_jobs j LEFT JOIN render_queue q ON q.job_id = j.id WHERE j.group_id = ${groupId} AND j.status IN ('queued', 'running')`;
       throw new Error(`${error.message}; unfinished: ${JSON.stringify(jobs)}; worker said: ${second.output().slice(-3000)}`);
     });
 

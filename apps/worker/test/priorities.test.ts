@@ -1,5 +1,5 @@
-// Task priorities: whatever waits in the queue, a runner takes interactive work (a single render)
-// before the cron sweeps, and both before bulk work such as the members of a group render.
+// Task priorities: whatever waits in the queue, a runner takes interactive work (a webhook
+// delivery) before the cron sweeps queued earlier.
 import { crontab, enqueue, taskCatalog, taskPriority } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { Logger, parseCrontab, runOnce, type Task } from 'graphile-worker';
@@ -17,30 +17,29 @@ afterAll(async () => {
 });
 
 describe('task priorities', () => {
-  it('runs a single render queued last before a batch of bulk renders and a sweep queued earlier', async () => {
-    // queued while no worker runs, oldest first: bulk renders, a sweep, then one single render
-    for (const id of ['group_member_1', 'group_member_2']) {
-      await enqueue(database.db, 'render_job', { job_id: id }, { priority: taskPriority.bulk });
-    }
+  it('runs webhook deliveries queued last before sweeps queued earlier', async () => {
+    // queued while no worker runs, oldest first: two sweeps, then two deliveries
     await enqueue(database.db, 'expire_render_files', {});
-    await enqueue(database.db, 'render_job', { job_id: 'single' });
+    await enqueue(database.db, 'prune_webhook_log', {});
+    for (const id of ['delivery_1', 'delivery_2']) await enqueue(database.db, 'webhook_attempt', { delivery_id: id });
 
     const taken: string[] = [];
-    const record: Task = async (payload) => {
-      const jobId = (payload as { job_id?: string }).job_id;
-      taken.push(jobId ?? 'sweep');
-    };
+    const record =
+      (name: string): Task =>
+      async (payload) => {
+        taken.push((payload as { delivery_id?: string }).delivery_id ?? name);
+      };
     // a pool of the test's own, ended before the database is dropped: runOnce leaves its pool's
     // idle connections to end later, and a drop that terminates one is an unhandled error
     const pgPool = new pg.Pool({ connectionString: database.url, max: 2 });
     pgPool.on('error', () => {});
     try {
-      await runOnce({ pgPool, concurrency: 1, taskList: { render_job: record, expire_render_files: record }, logger: new Logger(() => () => {}) });
+      await runOnce({ pgPool, concurrency: 1, taskList: { webhook_attempt: record('attempt'), expire_render_files: record('expire'), prune_webhook_log: record('prune') }, logger: new Logger(() => () => {}) });
     } finally {
       await pgPool.end();
     }
 
-    expect(taken).toEqual(['single', 'sweep', 'group_member_1', 'group_member_2']);
+    expect(taken).toEqual(['delivery_1', 'delivery_2', 'expire', 'prune']);
   });
 
   it('schedules every cron task with the attempts and priority of its catalog entry', () => {

@@ -66,6 +66,7 @@ export * from './renders/list-renders.ts';
 export * from './renders/recover-stale-renders.ts';
 export * from './renders/retry-render-job.ts';
 export * from './renders/search-render-jobs.ts';
+export * from './renders/render-queue.ts';
 export * from './renders/render-spec.ts';
 export * from './renders/run-render-job.ts';
 export * from './settings/signing-secret.ts';

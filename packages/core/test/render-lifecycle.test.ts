@@ -7,8 +7,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  claimNextRender,
   createRender,
+  handBackRender,
   LocalStorage,
+  queueRender,
   recoverStaleRenders,
   type RenderEngine,
   type RenderOutput,
@@ -182,16 +185,62 @@ describe('recovery', () => {
     await expect(runRenderJob(worker(broken), { jobId: expired.job.id })).rejects.toThrow();
     advance(ctx.config.renderLeaseMs + 1000);
     await expect(runRenderJob(worker(broken), { jobId: leased.job.id })).rejects.toThrow();
-    // as after the worker took the tasks off the queue: nothing of these jobs is queued
-    await ctx.db.$executeRaw`SELECT graphile_worker.remove_job(key) FROM graphile_worker.jobs WHERE key LIKE 'render:%'`;
+    // the claims took both off the queue
+    const ours = [expired.job.id, leased.job.id, waiting.job.id];
+    const queued = async () => (await ctx.db.renderQueueEntry.findMany({ where: { jobId: { in: ours } }, orderBy: { seq: 'asc' } })).map((entry) => entry.jobId);
+    expect(await queued()).toEqual([waiting.job.id]);
 
     expect(await recoverStaleRenders(ctx)).toBe(1);
-    const queued = await ctx.db.$queryRaw<{ key: string }[]>`SELECT key FROM graphile_worker.jobs WHERE key LIKE 'render:%'`;
-    expect(queued.map((row) => row.key)).toEqual([`render:${expired.job.id}`]);
+    expect(await queued()).toEqual([waiting.job.id, expired.job.id]);
     expect((await jobRow(waiting.job.id)).status).toBe('queued');
 
     // the recovered job renders on the next claim
     await runRenderJob(worker(engine(async () => tinyPdf)), { jobId: expired.job.id });
     expect(await jobRow(expired.job.id)).toMatchObject({ status: 'succeeded', attempts: 2, credit: 'settled' });
+  });
+});
+
+describe('render queue', () => {
+  /** Claims until the queue has nothing due for these slots; returns the ids claimed, in order. */
+  async function claimAll(bulk: boolean): Promise<string[]> {
+    const ids: string[] = [];
+    for (;;) {
+      const claimed = await claimNextRender(ctx, { bulk });
+      if (claimed === 'empty') return ids;
+      if (claimed) ids.push(claimed.id);
+    }
+  }
+
+  it('gives each queued job to one of two concurrent claimers, oldest first, single and bulk apart', async () => {
+    await claimAll(false);
+    await claimAll(true);
+    const singles = [await queuedJob(), await queuedJob(), await queuedJob(), await queuedJob()].map((each) => each.job.id);
+    const member = await queuedJob();
+    // as a group member's job: its entry waits for the bulk slots
+    await ctx.db.renderQueueEntry.delete({ where: { jobId: member.job.id } });
+    await queueRender(ctx.db, member.job.id, { bulk: true });
+
+    const [first, second] = await Promise.all([claimAll(false), claimAll(false)]);
+    expect([...first, ...second].sort()).toEqual([...singles].sort());
+    expect(first).toEqual(singles.filter((id) => first.includes(id)));
+    expect(await claimAll(true)).toEqual([member.job.id]);
+    for (const id of [...singles, member.job.id]) expect(await jobRow(id)).toMatchObject({ status: 'running', attempts: 1 });
+  });
+
+  it('takes a job handed back after its delay, as a new attempt; a stale claim cannot hand it back again', async () => {
+    await claimAll(false);
+    const { job } = await queuedJob();
+    const claimed = await claimNextRender(ctx, { bulk: false });
+    if (!claimed || claimed === 'empty') throw new Error('nothing claimed');
+    await handBackRender(ctx, claimed, 1_000);
+    expect(await jobRow(job.id)).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(await claimNextRender(ctx, { bulk: false })).toBe('empty');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const again = await claimNextRender(ctx, { bulk: false });
+    expect(again).toMatchObject({ id: job.id, attempts: 2, html: '<p>invoice</p>' });
+    // the first claim's hand-back is fenced off: the job stays with the second
+    await handBackRender(ctx, claimed, 0);
+    expect(await jobRow(job.id)).toMatchObject({ status: 'running', attempts: 2 });
+    expect(await claimNextRender(ctx, { bulk: false })).toBe('empty');
   });
 });

@@ -93,8 +93,7 @@ describe('admission', () => {
     const admitted = await createRender(ctx, { principal: account, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null });
     expect(admitted.finished).toBe(false);
     expect(admitted.job.credit).toBe('reserved');
-    const queued = await ctx.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM graphile_worker.jobs WHERE task_identifier = 'render_job'`;
-    expect(queued[0]?.n).toBe(1n);
+    expect(await ctx.db.renderQueueEntry.findMany({ select: { jobId: true, bulk: true } })).toEqual([{ jobId: admitted.job.id, bulk: false }]);
     expect(existsSync(ctx.config.filesDir)).toBe(true);
   });
 });

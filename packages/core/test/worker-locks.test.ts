@@ -21,27 +21,27 @@ describe('tasks locked by lost workers', () => {
     await session.connect();
     try {
       const locks: [string, string, number][] = [
-        ['render:live', 'pool-live', 60_000],
-        ['render:gone-1', 'pool-gone', 60_000],
-        ['render:gone-2', 'pool-gone', 30_000],
-        ['render:gone-bulk', 'pool-gone-bulk', 30_000],
-        ['render:gone-just-now', 'pool-gone-just-now', 1_000],
-        ['render:unknown', 'pool-nobody-reported', 60_000],
+        ['task:live', 'pool-live', 60_000],
+        ['task:gone-1', 'pool-gone', 60_000],
+        ['task:gone-2', 'pool-gone', 30_000],
+        ['task:gone-bulk', 'pool-gone-bulk', 30_000],
+        ['task:gone-just-now', 'pool-gone-just-now', 1_000],
+        ['task:unknown', 'pool-nobody-reported', 60_000],
       ];
       for (const [key, pool, agoMs] of locks) {
-        await enqueue(ctx.db, 'render_job', { job_id: key.slice('render:'.length) }, { jobKey: key });
+        await enqueue(ctx.db, 'webhook_attempt', { delivery_id: key.slice('task:'.length) }, { jobKey: key });
         await ctx.db.$executeRaw`UPDATE graphile_worker._private_jobs SET locked_by = ${pool}, locked_at = ${new Date(now.getTime() - agoMs)} WHERE key = ${key}`;
       }
 
       expect(await releaseLostTaskLocks(ctx)).toEqual(['pool-gone', 'pool-gone-bulk']);
       const rows = await ctx.db.$queryRaw<{ key: string; locked_by: string | null }[]>`SELECT key, locked_by FROM graphile_worker.jobs ORDER BY key`;
       expect(Object.fromEntries(rows.map((row) => [row.key, row.locked_by]))).toEqual({
-        'render:live': 'pool-live',
-        'render:gone-1': null,
-        'render:gone-2': null,
-        'render:gone-bulk': null,
-        'render:gone-just-now': 'pool-gone-just-now',
-        'render:unknown': 'pool-nobody-reported',
+        'task:live': 'pool-live',
+        'task:gone-1': null,
+        'task:gone-2': null,
+        'task:gone-bulk': null,
+        'task:gone-just-now': 'pool-gone-just-now',
+        'task:unknown': 'pool-nobody-reported',
       });
       // the live worker ends: its task is released at the next sweep
       await session.end();

@@ -1,9 +1,5 @@
-import { expireRenderFiles, recoverStaleRenders, releaseLostTaskLocks, runRenderJob, type TaskPayload } from '@svc/core';
+import { expireRenderFiles, recoverStaleRenders, releaseLostTaskLocks, type TaskPayload } from '@svc/core';
 import type { TaskHandlerContext } from '../task-list.ts';
-
-export async function renderJobTask(payload: TaskPayload<'render_job'>, { ctx }: TaskHandlerContext) {
-  await runRenderJob(ctx, { jobId: payload.job_id });
-}
 
 /** Each minute: tasks locked by workers that are gone go back to the queue, then renders whose lease ran out. */
 export async function recoverStaleRendersTask(_payload: TaskPayload<'recover_stale_renders'>, { ctx }: TaskHandlerContext) {

@@ -1,6 +1,6 @@
 import type { Tx } from '@svc/db';
 import { reserveCredit } from '../credits/reserve-credit.ts';
-import { enqueue } from '../jobs/enqueue.ts';
+import { queueRender } from '../renders/render-queue.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { defaultFilename, safeName } from '../renders/filename.ts';
@@ -85,7 +85,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
       assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${member.asset_ids ?? []}::text[]))
       UPDATE render_group_members SET state = 'admitted', job_id = (SELECT id FROM job), error_code = NULL
        WHERE group_id = ${member.group_id} AND position = ${member.position}`;
-    await enqueue(tx, 'render_group_member', { job_id: jobId }, { jobKey: `render:${jobId}` });
+    await queueRender(tx, jobId, { bulk: true });
     accountLive += 1;
     groupLive += 1;
     live.byKey.set(member.key_id, keyLive + 1);

@@ -3,15 +3,14 @@ import { z } from 'zod';
 /**
  * Task priorities (graphile-worker runs the smallest number first; a job's priority is fixed
  * when it is enqueued). Priorities rather than queue names: a graphile-worker queue runs its
- * jobs one at a time, which renders must not be, while a priority only orders what waits.
- * - interactive: work a person or a customer's system is waiting for (single renders,
- *   webhook deliveries);
- * - maintenance: the cron sweeps, behind interactive work but ahead of bulk work, so that a
- *   long batch cannot hold back lease recovery or retention;
- * - bulk: many jobs from one request (the members of a group render), which must not
- *   starve single renders; callers pass it per enqueue.
+ * jobs one at a time, while a priority only orders what waits.
+ * - interactive: work a person or a customer's system is waiting for (webhook deliveries,
+ *   adapt requests, AI messages, the admission of group members when a slot frees);
+ * - maintenance: the cron sweeps, behind interactive work.
+ * Renders are not tasks: workers claim them from the render queue (renders/render-queue.ts),
+ * single renders and group members with slots of their own.
  */
-export const taskPriority = { interactive: 0, maintenance: 10, bulk: 20 } as const;
+export const taskPriority = { interactive: 0, maintenance: 10 } as const;
 
 /**
  * The background task catalog: name -> payload schema -> retry policy and default priority.
@@ -22,11 +21,6 @@ const cronPayload = z.object({ _cron: z.object({ ts: z.string(), backfilled: z.b
 
 export const taskCatalog = {
   monthly_credit_reset: { payload: cronPayload, maxAttempts: 10, priority: taskPriority.maintenance },
-  render_job: { payload: z.object({ job_id: z.string() }), maxAttempts: 5, priority: taskPriority.interactive },
-  // the render of a group member: the same work as render_job, taken by the worker's bulk runner,
-  // whose task slots are its own, so members waiting for the browser never hold a slot that a
-  // single render, an adapt or a webhook needs
-  render_group_member: { payload: z.object({ job_id: z.string() }), maxAttempts: 5, priority: taskPriority.bulk },
   recover_stale_renders: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
   expire_render_files: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
   webhook_fan_out: { payload: z.object({ job_id: z.string() }), maxAttempts: 10, priority: taskPriority.interactive },

@@ -1,10 +1,10 @@
-import type { DbOrTx, Plan, Tx } from '@svc/db';
+import { type DbOrTx, type Plan, Prisma, type Tx } from '@svc/db';
 import { reserveCredit } from '../credits/reserve-credit.ts';
-import { addJob } from '../jobs/enqueue.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
+import { renderQueueEntries } from './render-queue.ts';
 import type { RenderKind } from './render-spec.ts';
 
 /** Live (queued or running) jobs allowed at once (spec part 8). */
@@ -59,7 +59,7 @@ export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<
 /**
  * The admission every new render goes through, inside the caller's transaction holding the
  * account lock: the concurrency limits, one credit reserved, the job and its input recorded,
- * its assets captured, and the render task enqueued. REST creation and an operator's retry
+ * its assets captured, and the job queued for a worker. REST creation and an operator's retry
  * both come here, so both follow the same rules and billing. Returns the new job's id.
  */
 export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
@@ -82,8 +82,9 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
               ${job.template?.id ?? null}, ${job.template?.version ?? null}, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}, ${now})
       RETURNING id),
     input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${job.html} FROM created),
-    assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT created.id, unnest(${job.assetIds}::text[]) FROM created)
-    SELECT ${addJob('render_job', { job_id: jobId }, { jobKey: `render:${jobId}` })} IS NOT NULL AS queued FROM created`;
+    assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT created.id, unnest(${job.assetIds}::text[]) FROM created),
+    ${renderQueueEntries(Prisma.sql`created`, false)}
+    SELECT count(*)::int AS woken FROM woken`;
   return jobId;
 }
 

@@ -1,10 +1,10 @@
-import { enqueue } from '../jobs/enqueue.ts';
+import { queueRender } from './render-queue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 /**
- * Takes up jobs whose worker vanished mid-render (its lease ran out): each is queued
- * again under its own job key, and the claim in runRenderJob decides who renders it.
- * A job past its attempts is failed there, releasing its credit.
+ * Takes up jobs whose worker vanished mid-render (its lease ran out): each is queued again
+ * (a group member as bulk work), and the claim decides who renders it. A job past its
+ * attempts is failed there, releasing its credit.
  */
 export async function recoverStaleRenders(ctx: ServiceContext): Promise<number> {
   const stale = await ctx.db.renderJob.findMany({
@@ -12,10 +12,7 @@ export async function recoverStaleRenders(ctx: ServiceContext): Promise<number> 
     select: { id: true, groupId: true },
     take: 500,
   });
-  for (const job of stale) {
-    // a group member goes back to the bulk runner
-    await enqueue(ctx.db, job.groupId ? 'render_group_member' : 'render_job', { job_id: job.id }, { jobKey: `render:${job.id}` });
-  }
+  for (const job of stale) await queueRender(ctx.db, job.id, { bulk: job.groupId !== null });
   if (stale.length > 0) ctx.logger.warn('renders taken up again after a lost worker', { count: stale.length });
   return stale.length;
 }

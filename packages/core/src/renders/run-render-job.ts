@@ -4,21 +4,29 @@ import { isRenderFailure, type RenderOutput } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { extensionOf } from './filename.ts';
 import { finishRender } from './finish-render.ts';
-import type { RenderOptions } from './render-spec.ts';
+import { type ClaimedJob, claimRender } from './render-queue.ts';
 
 export interface RunRenderJobOptions {
   jobId: string;
 }
 
 /**
- * Worker side of a render job. Claims the job with a lease (a second delivery of the
- * same task, or another worker, finds nothing to do), renders it, stores the file and
- * finishes the job. A failure of the render fails the job and releases its credit; a
- * crash of this process leaves the lease to expire, and recovery takes the job up again.
+ * Claims one job by id with a lease (another worker, or a second call, finds nothing to do)
+ * and renders it: the way a caller that runs a job itself, such as an AI candidate's preview,
+ * takes it. The worker's render slots claim from the queue instead (claimNextRender).
  */
 export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobOptions): Promise<void> {
-  const job = await claim(ctx, jobId);
-  if (!job) return;
+  const job = await claimRender(ctx, jobId);
+  if (job) await renderClaimedJob(ctx, job);
+}
+
+/**
+ * Worker side of a claimed render job: renders it, stores the file and finishes the job. A
+ * failure of the render fails the job and releases its credit; a crash of this process leaves
+ * the lease to expire, and recovery queues the job again.
+ */
+export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Promise<void> {
+  const jobId = job.id;
   const finish = (outcome: Parameters<typeof finishRender>[1]['outcome']) =>
     finishRender(ctx.db, { jobId, attempt: job.attempts, outcome, now: ctx.clock() });
 
@@ -61,32 +69,6 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
   });
   // another claimer finished the job meanwhile: this copy of the file belongs to nobody
   if (!finished) await ctx.storage.remove(storageKey);
-}
-
-interface ClaimedJob {
-  id: string;
-  accountId: string;
-  /** a group member: bulk work */
-  bulk: boolean;
-  /** this claim's number, which fences the finish */
-  attempts: number;
-  options: RenderOptions;
-  /** null if the job has no input (never expected: the input goes only when the job ends) */
-  html: string | null;
-}
-
-/** Takes the job and reads what it renders in one statement. */
-async function claim(ctx: ServiceContext, jobId: string): Promise<ClaimedJob | null> {
-  const now = ctx.clock();
-  const leaseUntil = new Date(now.getTime() + ctx.config.renderLeaseMs);
-  const rows = await ctx.db.$queryRaw<{ id: string; account_id: string; attempts: number; options: RenderOptions; html: string | null; bulk: boolean }[]>`
-    UPDATE render_jobs j SET status = 'running', attempts = attempts + 1, lease_expires_at = ${leaseUntil},
-           started_at = COALESCE(started_at, ${now})
-     WHERE id = ${jobId} AND (status = 'queued' OR (status = 'running' AND lease_expires_at < ${now}))
-    RETURNING j.id, j.account_id, j.attempts, j.options, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html, j.group_id IS NOT NULL AS bulk`;
-  const row = rows[0];
-  if (!row) return null;
-  return { id: row.id, accountId: row.account_id, bulk: row.bulk, attempts: row.attempts, options: row.options, html: row.html };
 }
 
 function render(ctx: ServiceContext, job: ClaimedJob & { html: string }): Promise<RenderOutput> {

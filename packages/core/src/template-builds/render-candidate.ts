@@ -4,7 +4,7 @@
 // takes the job up like any other.
 import type { TemplateOutput } from '@svc/contracts';
 import { findAssetReferences } from '../assets/asset-references.ts';
-import { enqueue } from '../jobs/enqueue.ts';
+import { queueRender } from '../renders/render-queue.ts';
 import { effectiveOptions } from '../renders/render-spec.ts';
 import { runRenderJob } from '../renders/run-render-job.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -51,7 +51,7 @@ export async function createPreviewJob(ctx: ServiceContext, options: RenderCandi
         RETURNING id)
       INSERT INTO render_inputs (job_id, html) SELECT id, ${options.html} FROM job`;
     if (assetIds.length > 0) await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;
-    if (options.queue) await enqueue(tx, 'render_job', { job_id: jobId }, { jobKey: `render:${jobId}` });
+    if (options.queue) await queueRender(tx, jobId, { bulk: false });
   });
   return jobId;
 }

@@ -10,16 +10,20 @@ const NETWORK_HINTS = new Set(['preconnect', 'dns-prefetch', 'prefetch', 'preren
 
 export async function auditResourceHints(session: CDPSession, violations: Violations): Promise<void> {
   const { root } = await session.send('DOM.getDocument', { depth: 0 });
-  const links = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'link[rel][href]' });
-  for (const nodeId of links.nodeIds) {
-    const attributes = attributeMap((await session.send('DOM.getAttributes', { nodeId })).attributes);
-    const rel = (attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
-    const href = attributes.get('href') ?? '';
+  // asked together: DevTools answers them in order over the one connection, without a round trip each
+  const [links, rules] = await Promise.all([
+    session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'link[rel][href]' }),
+    // speculation rules make the browser itself prefetch or prerender other pages
+    session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'script[type="speculationrules" i]' }),
+  ]);
+  const attributes = await Promise.all(links.nodeIds.map((nodeId) => session.send('DOM.getAttributes', { nodeId })));
+  for (const each of attributes) {
+    const map = attributeMap(each.attributes);
+    const rel = (map.get('rel') ?? '').toLowerCase().split(/\s+/);
+    const href = map.get('href') ?? '';
     const hint = rel.find((token) => NETWORK_HINTS.has(token));
     if (hint && classifyUrl(href).kind === 'blocked') violations.record('blocked_request', { layer: 'resource_hint', kind: hint });
   }
-  // speculation rules make the browser itself prefetch or prerender other pages
-  const rules = await session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'script[type="speculationrules" i]' });
   if (rules.nodeIds.length > 0) violations.record('blocked_request', { layer: 'resource_hint', kind: 'speculation_rules' });
 }
 

@@ -1,0 +1,126 @@
+// The worker's render slots: it claims render jobs from the render queue itself (no task queue
+// in between). One listening connection wakes the slots when admission queues a job; a poll
+// each second backs it up (a lost notification, a job handed back to run a little later).
+// Single renders and group members have slots of their own, so members waiting for the
+// browser never hold a slot a single render needs (the browser pool then lets single renders
+// go first, see packages/renderer/src/browser/slots.ts).
+import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderClaimedJob, renderQueuedChannel, type ServiceContext } from '@svc/core';
+import pg from 'pg';
+
+/** After an error outside the render (storage, database) a job waits this long before its next claim. */
+const handBackDelayMs = 2_000;
+
+/** Slots of one kind (single renders or group members): claims while a slot is free and a job is due. */
+export class RenderSlots {
+  readonly #running = new Map<string, { job: ClaimedJob; done: Promise<void> }>();
+  #filling = false;
+  #again = false;
+  #stopped = false;
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly options: { bulk: boolean; slots: number },
+  ) {}
+
+  /** Claims until the slots are full or nothing is due; a nudge while claiming claims once more after. */
+  nudge(): void {
+    if (this.#stopped) return;
+    if (this.#filling) {
+      this.#again = true;
+      return;
+    }
+    this.#filling = true;
+    void this.#fill().finally(() => {
+      this.#filling = false;
+      if (this.#again) {
+        this.#again = false;
+        this.nudge();
+      }
+    });
+  }
+
+  async #fill(): Promise<void> {
+    while (!this.#stopped && this.#running.size < this.options.slots) {
+      const claimed = await claimNextRender(this.ctx, { bulk: this.options.bulk }).catch((error: unknown) => {
+        this.ctx.logger.warn('render claim failed', { error: String(error) });
+        return 'empty' as const;
+      });
+      if (claimed === 'empty') return;
+      if (claimed) this.#start(claimed);
+    }
+  }
+
+  #start(job: ClaimedJob): void {
+    const done = renderClaimedJob(this.ctx, job)
+      .catch(async (error: unknown) => {
+        this.ctx.logger.error('render job interrupted; handed back to the queue', { jobId: job.id, error: error instanceof Error ? error.message : String(error) });
+        await handBackRender(this.ctx, job, handBackDelayMs).catch(() => {});
+      })
+      .finally(() => {
+        this.#running.delete(job.id);
+        this.nudge();
+      });
+    this.#running.set(job.id, { job, done });
+  }
+
+  /** Takes no more jobs; running ones get until `boundMs`, then what still runs goes back to the queue. */
+  async stop(boundMs: number): Promise<void> {
+    this.#stopped = true;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<'bound'>((resolve) => (timer = setTimeout(resolve, boundMs, 'bound')));
+    const finished = await Promise.race([Promise.all([...this.#running.values()].map((each) => each.done)), bound]);
+    clearTimeout(timer);
+    if (finished !== 'bound') return;
+    this.ctx.logger.warn('renders still running at shutdown are handed back', { count: this.#running.size, afterMs: boundMs });
+    await Promise.all([...this.#running.values()].map((each) => handBackRender(this.ctx, each.job, 0).catch(() => {})));
+  }
+}
+
+/**
+ * Wakes the slots: LISTEN on the render queue's channel (the payload names single or bulk),
+ * and a poll each second. Resolves once listening.
+ */
+export async function wakeRenderSlots(
+  url: string,
+  applicationName: string,
+  slots: { single: RenderSlots; bulk: RenderSlots },
+  logger: Logger,
+): Promise<{ close: () => Promise<void> }> {
+  let client: pg.Client | null = null;
+  let connecting = false;
+  let closed = false;
+  const nudgeAll = () => {
+    slots.single.nudge();
+    slots.bulk.nudge();
+  };
+  const listen = async () => {
+    const next = new pg.Client({ connectionString: url, application_name: applicationName });
+    next.on('notification', (message) => (message.payload === 'bulk' ? slots.bulk : slots.single).nudge());
+    next.on('error', (error) => {
+      logger.warn('render queue listener lost its connection', { error: error.message });
+      client = null;
+      next.end().catch(() => {});
+    });
+    await next.connect();
+    await next.query(`LISTEN ${renderQueuedChannel}`);
+    client = next;
+  };
+  await listen();
+  const poll = setInterval(() => {
+    nudgeAll();
+    // a lost listener comes back at the next poll
+    if (client || closed || connecting) return;
+    connecting = true;
+    listen()
+      .catch((error: unknown) => logger.warn('render queue listener unavailable', { error: String(error) }))
+      .finally(() => (connecting = false));
+  }, 1000);
+  nudgeAll();
+  return {
+    close: async () => {
+      closed = true;
+      clearInterval(poll);
+      await client?.end().catch(() => {});
+    },
+  };
+}
