@@ -226,12 +226,17 @@ describe('groups', () => {
     expect(await dialog.textContent()).toContain('credits released');
     await dialog.getByRole('button', { name: 'Cancel batch' }).click();
     // the cancel has marked the waiting rows, and either ended (every held job was running) or
-    // waits for the held queued jobs' rows
+    // waits for the held queued jobs' rows: behind the holder, or behind a worker's claim of one
+    // of them that waits for the holder itself
     const cancelReached = async () =>
       (
         await serviceDb().$queryRaw<{ reached: boolean }[]>`
           SELECT EXISTS (SELECT 1 FROM render_groups WHERE id = ${batchId} AND cancelled_at IS NOT NULL)
-              OR EXISTS (SELECT 1 FROM pg_stat_activity WHERE ${holder}::int = ANY (pg_blocking_pids(pid)) AND query LIKE '%FOR UPDATE OF j%') AS reached`
+              OR EXISTS (
+                SELECT 1 FROM pg_stat_activity a
+                 WHERE a.query LIKE '%FOR UPDATE OF j%'
+                   AND (${holder}::int = ANY (pg_blocking_pids(a.pid))
+                        OR EXISTS (SELECT 1 FROM unnest(pg_blocking_pids(a.pid)) AS ahead(pid) WHERE ${holder}::int = ANY (pg_blocking_pids(ahead.pid))))) AS reached`
       )[0]!.reached;
     await expect.poll(cancelReached).toBe(true);
     await release();
