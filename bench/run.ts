@@ -5,6 +5,7 @@
 // sandboxes, round robin. Then the memory cell: resident memory of the web and worker
 // process trees (browser included) after render 500 and after render 5,000 of one run.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -287,7 +288,7 @@ async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePi
 function cpuBreakdown(servicePids: number[]): Record<string, number> {
   const [web, worker] = servicePids as [number, number];
   const browser = processTree([worker]).filter((pid) => pid !== worker);
-  const postgres = processTree([process.pid]).filter((pid) => /\bpostgres\b/.test(commandLine(pid)));
+  const postgres = postgresProcesses();
   const ofType = (type: string) => browser.filter((pid) => (/--type=([a-z-]+)/.exec(commandLine(pid))?.[1] ?? 'browser') === type);
   return {
     web: cpuMs(processTree([web])),
@@ -297,6 +298,21 @@ function cpuBreakdown(servicePids: number[]): Record<string, number> {
     'gpu and utility': cpuMs([...ofType('gpu-process'), ...ofType('utility'), ...ofType('zygote')]),
     postgres: cpuMs(postgres),
   };
+}
+
+/**
+ * The embedded cluster's processes: the postmaster named in its pid file and its children (run
+ * as root, the cluster is started as the postgres user and is no child of this process).
+ * None with DATABASE_URL set: that server is not the benchmark's alone.
+ */
+function postgresProcesses(): number[] {
+  if (process.env.DATABASE_URL) return [];
+  try {
+    const postmaster = Number(readFileSync(join(root, '.data', 'bench', 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return processTree([postmaster]);
+  } catch {
+    return [];
+  }
 }
 
 async function measureCell(render: (fixture: Fixture) => Promise<void>, fixture: Fixture, concurrency: number): Promise<Measurement> {

@@ -73,7 +73,7 @@ export class Renderer {
         bulk: input.bulk,
         viewport: { width: input.viewport.width, height: input.viewport.height, deviceScaleFactor: input.viewport.device_scale_factor },
       },
-      (page) => capturePdf(page, input.pdf, geometry, input.pages),
+      (page, session) => capturePdf(page, session, input.pdf, geometry, input.pages),
     );
     // outside the pool slot: post-processing needs no browser
     const { bytes, pageCount } = await postProcessPdf(printed, input.pdf, geometry);

@@ -70,8 +70,8 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
   }
 }
 
-/** Loads the HTML in a fresh sandboxed page and runs `capture` on it once it is ready. */
-export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page) => Promise<T>): Promise<T> {
+/** Loads the HTML in a fresh sandboxed page and runs `capture` on it (and the sandbox's own DevTools session) once it is ready. */
+export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page, session: CDPSession) => Promise<T>): Promise<T> {
   const tenant = options.account ?? `unshared:${(unsharedJobs += 1)}`;
   return supervisor.withContext({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk }, async (prepared) => {
     const parts = prepared.extra as SandboxParts;
@@ -89,7 +89,7 @@ export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptio
       }
       await loadContent(page, options.html);
       await auditResourceHints(session, violations);
-      return capture(page);
+      return capture(page, session);
     });
   });
 }

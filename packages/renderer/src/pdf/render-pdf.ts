@@ -1,6 +1,6 @@
 // PDF capture of a loaded sandbox page: canvas page selection, then Chromium's printer with
 // the geometry and options of spec 2.4.
-import type { Page, PDFOptions } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
 import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { RenderError } from '../errors.ts';
@@ -21,32 +21,35 @@ export function preparePdf(pdf: PdfOptions): PageGeometry {
   return resolveGeometry(pdf);
 }
 
-export async function capturePdf(page: Page, pdf: PdfOptions, geometry: PageGeometry, pages: readonly string[] | undefined): Promise<Uint8Array> {
+/**
+ * Prints the loaded page with Chromium's printer, as puppeteer's page.pdf would with these
+ * options, but asks for the file in the answer itself: one DevTools round trip, where a stream
+ * costs a read per chunk and a close.
+ */
+export async function capturePdf(page: Page, session: CDPSession, pdf: PdfOptions, geometry: PageGeometry, pages: readonly string[] | undefined): Promise<Uint8Array> {
   if (pages) await arrangeForPrint(page, pages);
-  const inches = (value: number) => `${value}in`;
-  const options: PDFOptions = {
-    width: inches(geometry.widthIn),
-    height: inches(geometry.heightIn),
-    landscape: pdf.landscape ?? false,
-    margin: {
-      top: inches(geometry.margins.top),
-      right: inches(geometry.margins.right),
-      bottom: inches(geometry.margins.bottom),
-      left: inches(geometry.margins.left),
-    },
-    printBackground: pdf.print_background ?? true,
-    scale: pdf.scale ?? 1,
-    displayHeaderFooter: pdf.display_header_footer ?? false,
-    headerTemplate: pdf.header_template || EMPTY_TEMPLATE,
-    footerTemplate: pdf.footer_template || EMPTY_TEMPLATE,
-    // the requested size wins over any @page size in the document
-    preferCSSPageSize: false,
-    // fonts were awaited after load; the job deadline bounds printing
-    waitForFonts: false,
-    timeout: 0,
-  };
   try {
-    return await page.pdf(options);
+    const { data } = await session.send('Page.printToPDF', {
+      transferMode: 'ReturnAsBase64',
+      paperWidth: geometry.widthIn,
+      paperHeight: geometry.heightIn,
+      landscape: pdf.landscape ?? false,
+      marginTop: geometry.margins.top,
+      marginRight: geometry.margins.right,
+      marginBottom: geometry.margins.bottom,
+      marginLeft: geometry.margins.left,
+      printBackground: pdf.print_background ?? true,
+      scale: pdf.scale ?? 1,
+      displayHeaderFooter: pdf.display_header_footer ?? false,
+      headerTemplate: pdf.header_template || EMPTY_TEMPLATE,
+      footerTemplate: pdf.footer_template || EMPTY_TEMPLATE,
+      // the requested size wins over any @page size in the document
+      preferCSSPageSize: false,
+      // as puppeteer's default: a tagged PDF, no document outline
+      generateTaggedPDF: true,
+      generateDocumentOutline: false,
+    });
+    return Buffer.from(data, 'base64');
   } catch (error) {
     // Chromium refuses geometry it cannot lay out (margins wider than the sheet, say)
     if (error instanceof Error && /invalid|content area is empty/i.test(error.message)) {
