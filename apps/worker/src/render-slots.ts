@@ -16,14 +16,24 @@ export class RenderSlots {
   #filling = false;
   #again = false;
   #stopped = false;
+  /** The last claim found nothing due: a finished job then frees a slot without a claim (a wake-up claims again). */
+  #drained = false;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly options: { bulk: boolean; slots: number },
   ) {}
 
-  /** Claims until the slots are full or nothing is due; a nudge while claiming claims once more after. */
+  /**
+   * A job may be due (queued, or the poll's tick): claims until the slots are full or nothing is
+   * due; a nudge while claiming claims once more after.
+   */
   nudge(): void {
+    this.#drained = false;
+    this.#claim();
+  }
+
+  #claim(): void {
     if (this.#stopped) return;
     if (this.#filling) {
       this.#again = true;
@@ -34,7 +44,7 @@ export class RenderSlots {
       this.#filling = false;
       if (this.#again) {
         this.#again = false;
-        this.nudge();
+        this.#claim();
       }
     });
   }
@@ -45,7 +55,11 @@ export class RenderSlots {
         this.ctx.logger.warn('render claim failed', { error: String(error) });
         return 'empty' as const;
       });
-      if (claimed === 'empty') return;
+      if (claimed === 'empty') {
+        // unless a wake-up came meanwhile, which claims again after this
+        if (!this.#again) this.#drained = true;
+        return;
+      }
       if (claimed) this.#start(claimed);
     }
   }
@@ -58,7 +72,8 @@ export class RenderSlots {
       })
       .finally(() => {
         this.#running.delete(job.id);
-        this.nudge();
+        // the freed slot takes the next job, if the queue may still hold one
+        if (!this.#drained) this.#claim();
       });
     this.#running.set(job.id, { job, done });
   }

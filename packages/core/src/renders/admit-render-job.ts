@@ -51,9 +51,14 @@ export async function takeRenderCreationToken(ctx: ServiceContext, subject: stri
   if (full.value) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
 }
 
-/** Serialises admissions of one account: concurrency counts and idempotency keys cannot race. */
+/**
+ * Serialises admissions of one account: concurrency counts and idempotency keys cannot race.
+ * FOR NO KEY UPDATE, which conflicts with itself and every stronger lock but not with the key
+ * share that each row written for the account (a job, a ledger entry, an event) takes through
+ * its foreign key, so a finishing job never holds an admission up.
+ */
 export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
 }
 
 /**
