@@ -17,7 +17,9 @@ async function poll(path: string, key: string) {
 describe('job lifecycle', () => {
   it('answers 202 with wait=false while the job is queued, then finishes it', async () => {
     const account = await newAccount();
-    const created = await api('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html: '<p>later</p>', wait: false } });
+    // a page that keeps its renderer busy for a second, so the answer surely comes before the job ends
+    const html = '<script>const end = Date.now() + 1000; while (Date.now() < end) {}</script><p>later</p>';
+    const created = await api('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html, javascript: { mode: 'enabled' }, wait: false } });
     expect(created.status).toBe(202);
     expect(['queued', 'running']).toContain(created.body.status);
     expect(created.body).toMatchObject({ credit: 'reserved', artifact: null, download: null, error: null, finished_at: null });

@@ -1,4 +1,4 @@
-import type { CreditBucket, CreditSource, Plan, Tx } from '@svc/db';
+import { type CreditBucket, type CreditSource, type Plan, Prisma, type Tx } from '@svc/db';
 import { DomainError } from '../shared/errors.ts';
 import { periodOf } from '../shared/period.ts';
 import { planTerms, spendingOrder } from './plans.ts';
@@ -56,34 +56,43 @@ async function record(tx: Tx, options: ReserveCreditOptions, source: CreditSourc
  * updates nothing and the pick is retried.
  */
 async function takeFromBuckets(tx: Tx, options: ReserveCreditOptions, period: string): Promise<CreditBucket | null> {
-  const { accountId, jobId, keyId, now } = options;
   for (let attempt = 0; attempt < spendingOrder.length + 1; attempt++) {
-    const rows = await tx.$queryRawUnsafe<{ bucket: CreditBucket | null; left: boolean }[]>(
-      `WITH taken AS (
-         UPDATE credit_balances SET balance = balance - 1
-          WHERE account_id = $1 AND balance >= 1 AND bucket = (
-            SELECT bucket FROM credit_balances WHERE account_id = $1 AND balance >= 1 ORDER BY ${bucketPriority} LIMIT 1)
-         RETURNING bucket),
-       reserved AS (
-         INSERT INTO credit_reservations (job_id, account_id, key_id, source, period, amount, created_at)
-         SELECT $2::text, $1::text, $3::text, bucket::text::"CreditSource", $4::text, 1, $5::timestamptz FROM taken),
-       ledger AS (
-         INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
-         SELECT $1::text, $2::text, $3::text, 'reserve'::"LedgerKind", bucket::text::"CreditSource", 1, $5::timestamptz FROM taken)
-       SELECT (SELECT bucket FROM taken) AS bucket,
-              EXISTS (SELECT 1 FROM credit_balances WHERE account_id = $1 AND balance >= 1) AS left`,
-      accountId,
-      jobId,
-      keyId,
-      period,
-      now,
-    );
+    const rows = await tx.$queryRaw<{ bucket: CreditBucket | null; left: boolean }[]>`
+      WITH ${bucketReservation(options, period, Prisma.sql`true`)}
+      SELECT (SELECT bucket FROM taken) AS bucket, ${creditLeft(options.accountId)} AS left`;
     const row = rows[0];
     if (row?.bucket) return row.bucket;
     // the snapshot saw a credit the update could not take (drained meanwhile): pick again
     if (!row?.left) return null;
   }
   return null;
+}
+
+/**
+ * The bucket reservation as common table expressions of a larger statement: when `when` (a
+ * boolean expression) holds, one credit is taken from the first bucket in spending order that
+ * has one, with the reservation and its ledger entry; `taken` names the bucket (no row: none
+ * taken, and creditLeft tells a drained pick from an empty account).
+ */
+export function bucketReservation(options: ReserveCreditOptions, period: string, when: Prisma.Sql): Prisma.Sql {
+  const { accountId, jobId, keyId, now } = options;
+  return Prisma.sql`
+    taken AS (
+      UPDATE credit_balances SET balance = balance - 1
+       WHERE ${when} AND account_id = ${accountId} AND balance >= 1 AND bucket = (
+         SELECT bucket FROM credit_balances WHERE account_id = ${accountId} AND balance >= 1 ORDER BY ${Prisma.raw(bucketPriority)} LIMIT 1)
+      RETURNING bucket),
+    reserved AS (
+      INSERT INTO credit_reservations (job_id, account_id, key_id, source, period, amount, created_at)
+      SELECT ${jobId}::text, ${accountId}::text, ${keyId}::text, bucket::text::"CreditSource", ${period}::text, 1, ${now}::timestamptz FROM taken),
+    reserve_ledger AS (
+      INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
+      SELECT ${accountId}::text, ${jobId}::text, ${keyId}::text, 'reserve'::"LedgerKind", bucket::text::"CreditSource", 1, ${now}::timestamptz FROM taken)`;
+}
+
+/** Whether the account has a bucket with a credit in it, as the statement sees it. */
+export function creditLeft(accountId: string): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM credit_balances WHERE account_id = ${accountId} AND balance >= 1)`;
 }
 
 async function takeOverage(tx: Tx, options: ReserveCreditOptions, period: string): Promise<boolean> {

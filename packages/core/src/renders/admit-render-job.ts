@@ -1,5 +1,6 @@
 import { type DbOrTx, type Plan, Prisma, type Tx } from '@svc/db';
-import { reserveCredit } from '../credits/reserve-credit.ts';
+import { bucketReservation, creditLeft, reserveCredit, type ReserveCreditOptions } from '../credits/reserve-credit.ts';
+import { periodOf } from '../shared/period.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -69,27 +70,42 @@ export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<
  */
 export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
   const { accountId, keyId, kind, now } = job;
-  // a session's "key" count is the account's jobs made without a key (README: principals)
-  const [live] = await tx.$queryRaw<{ account: number; key: number }[]>`
-    SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
-      FROM render_jobs WHERE account_id = ${accountId} AND status IN ('queued', 'running')`;
-  if ((live?.account ?? 0) >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
-  if ((live?.key ?? 0) >= keyConcurrency) throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
-
   const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
-  await reserveCredit(tx, { accountId, plan: job.plan, jobId, keyId, overageCap: job.overageCap, now });
-  // the job, its input, its assets and its queue entry in one statement; assets are immutable,
-  // so capturing the ids captures the exact bytes the worker will serve
-  await tx.$queryRaw`
-    WITH created AS (
+  const credit: ReserveCreditOptions = { accountId, plan: job.plan, jobId, keyId, overageCap: job.overageCap, now };
+  // the job, its input, its assets and its queue entry, made from one row of `source`; assets
+  // are immutable, so capturing the ids captures the exact bytes the worker will serve
+  const recorded = (source: Prisma.Sql) => Prisma.sql`
+    created AS (
       INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, options, retry_of, created_at)
-      VALUES (${jobId}, ${accountId}, ${keyId}, ${kind}::"RenderKind", ${job.reference}, ${job.filename},
-              ${job.template?.id ?? null}, ${job.template?.version ?? null}, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}, ${now})
+      SELECT ${jobId}::text, ${accountId}::text, ${keyId}::text, ${kind}::"RenderKind", ${job.reference}::text, ${job.filename}::text,
+             ${job.template?.id ?? null}::text, ${job.template?.version ?? null}::int, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}::text,
+             ${now}::timestamptz
+        FROM ${source}
       RETURNING id),
     input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${job.html} FROM created),
     assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT created.id, unnest(${job.assetIds}::text[]) FROM created),
-    ${renderQueueEntries(Prisma.sql`created`, false)}
-    SELECT count(*)::int AS woken FROM woken`;
+    ${renderQueueEntries(Prisma.sql`created`, false)}`;
+
+  // The common case in one statement: the live-job counts (a session's "key" count is the
+  // account's jobs made without a key, README: principals), and while both are under their
+  // limits a credit from a bucket with its reservation, then the job recorded and queued.
+  const [row] = await tx.$queryRaw<{ account: number; key: number; bucket: string | null; left: boolean; woken: number }[]>`
+    WITH live AS (
+      SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
+        FROM render_jobs WHERE account_id = ${accountId} AND status IN ('queued', 'running')),
+    ${bucketReservation(credit, periodOf(now), Prisma.sql`(SELECT account < ${accountConcurrency} AND key < ${keyConcurrency} FROM live)`)},
+    ${recorded(Prisma.sql`taken`)}
+    SELECT live.account, live.key, (SELECT bucket::text FROM taken) AS bucket, ${creditLeft(accountId)} AS left,
+           (SELECT count(*)::int FROM woken) AS woken
+      FROM live`;
+  if ((row?.account ?? 0) >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+  if ((row?.key ?? 0) >= keyConcurrency) throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+  if (row?.bucket) return jobId;
+
+  // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
+  // the reservation the general way (buckets again, then overage, else 402), then the job
+  await reserveCredit(tx, credit);
+  await tx.$queryRaw`WITH admitted AS (SELECT 1), ${recorded(Prisma.sql`admitted`)} SELECT count(*)::int AS woken FROM woken`;
   return jobId;
 }
 
