@@ -19,8 +19,6 @@ describe('bulk render slots', () => {
       const key = await database.db.apiKey.findFirstOrThrow({ where: { accountId: account.accountId } });
       return { kind: 'api_key', accountId: account.accountId, keyId: key.id, plan: 'scale', monthlyOverageCap: null };
     };
-    const worker = processes.startWorker({ SVC_WORKER_RENDER_CONCURRENCY: '1', SVC_WORKER_BULK_CONCURRENCY: '2', SVC_GROUP_CONCURRENCY: '2' });
-    await until(async () => worker.output().includes('worker running'), 30_000);
 
     // each row busies its page for 1.5 s
     const source = '<script>const end = Date.now() + 1500; while (Date.now() < end) {}</script><p>{{ n }}</p>';
@@ -32,9 +30,12 @@ describe('bulk render slots', () => {
       const { groupId } = await createBatch(ctx, { principal, request: { template_id: template.template.id, format: 'pdf', rows }, idempotencyKey: `batch-${index}` });
       groups.push(groupId);
     }
-    // the rows need script: the batch's own options keep it off
+    // the rows need script: the batch's own options keep it off; turned on before any worker runs
+    // (a worker claims a queued job within milliseconds)
     await database.db.$executeRaw`UPDATE render_group_members SET options = jsonb_set(options, '{javascript}', '"enabled"') WHERE group_id = ANY(${groups})`;
     await database.db.$executeRaw`UPDATE render_jobs SET options = jsonb_set(options, '{javascript}', '"enabled"') WHERE group_id = ANY(${groups})`;
+    const worker = processes.startWorker({ SVC_WORKER_RENDER_CONCURRENCY: '1', SVC_WORKER_BULK_CONCURRENCY: '2', SVC_GROUP_CONCURRENCY: '2' });
+    await until(async () => worker.output().includes('worker running'), 30_000);
     await until(async () => (await database.db.renderJob.count({ where: { groupId: { in: groups }, status: 'running' } })) > 0, 30_000);
 
     const single = await principalOf(5);

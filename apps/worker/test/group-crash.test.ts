@@ -22,13 +22,14 @@ describe('worker killed while a batch drains', () => {
     const template = await createTemplate(ctx, { accountId: account.accountId, request: { source } });
     const rows = Array.from({ length: 12 }, (_, n) => ({ n }));
 
+    const { groupId } = await createBatch(ctx, { principal, request: { template_id: template.template.id, format: 'pdf', rows }, idempotencyKey: 'crash' });
+    // the rows need script: the batch's own options keep it off, so turn it on for the stored jobs
+    // and members, before any worker runs (a worker claims a queued job within milliseconds)
+    await database.db.$executeRaw`UPDATE render_group_members SET options = jsonb_set(options, '{javascript}', '"enabled"') WHERE group_id = ${groupId}`;
+    await database.db.$executeRaw`UPDATE render_jobs SET options = jsonb_set(options, '{javascript}', '"enabled"') WHERE group_id = ${groupId}`;
     // a lease shorter than the render, which production never has, so the next worker need not wait long
     const first = startWorker({ SVC_RENDER_LEASE_SECONDS: '2' });
     await until(async () => first.output().includes('worker running'));
-    const { groupId } = await createBatch(ctx, { principal, request: { template_id: template.template.id, format: 'pdf', rows }, idempotencyKey: 'crash' });
-    // the rows need script: the batch's own options keep it off, so turn it on for the stored jobs and members
-    await database.db.$executeRaw`UPDATE render_group_members SET options = jsonb_set(options, '{javascript}', '"enabled"') WHERE group_id = ${groupId}`;
-    await database.db.$executeRaw`UPDATE render_jobs SET options = jsonb_set(options, '{javascript}', '"enabled"') WHERE group_id = ${groupId}`;
     await until(async () => (await database.db.renderJob.count({ where: { groupId, status: 'running' } })) > 0, 30_000).catch((error) => {
       throw new Error(`${error.message}; worker said: ${first.output().slice(-3000)}`);
     });
