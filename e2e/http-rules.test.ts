@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, expectError, newAccount, uuidPattern } from './support/api.ts';
 import { headWithHeaders, rawRequest } from './support/raw-http.ts';
@@ -63,5 +64,37 @@ describe('header limits', () => {
   it("answers with the envelope, not Node's bare 431, for one huge header and for megabytes of headers", async () => {
     expectRawEnvelope(await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 3, 40_000)), 431, 'request_headers_too_large');
     expectRawEnvelope(await rawRequest(baseUrl(), headWithHeaders('/v1/openapi.json', host(), 4, 700_000)), 431, 'request_headers_too_large');
+  });
+});
+
+describe('connections', () => {
+  /** One request over the agent; answers status, body and headers. */
+  function send(agent: Agent, method: string, path: string, headers: Record<string, string>, body?: Buffer) {
+    return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+      const req = request(new URL(path, baseUrl()), { method, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('answers HEAD on a GET route with its status and headers alone', async () => {
+    const account = await newAccount();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const auth = { authorization: `Bearer ${account.apiKey}` };
+      const head = await send(agent, 'HEAD', '/v1/keys', auth);
+      expect(head.status).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.headers['content-type']).toBe('application/json');
+      const next = await send(agent, 'GET', '/v1/keys', auth);
+      expect(next.status).toBe(200);
+      expect(JSON.parse(next.body).data.length).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });
