@@ -48,7 +48,7 @@ const ctx = createServiceContext({ db, logger, config, renderEngine });
 if (process.env.SVC_WORKER_LAZY_BROWSER !== '1') await renderEngine.start();
 
 // this process's row: its queue connections carry its name, and its queue pools are recorded as
-// soon as the runners make them, so a worker that outlives this one can release what it held
+// soon as graphile-worker makes them, so a worker that outlives this one can release what it held
 const presence = newWorkerPresence(ctx);
 const reportPresence = async () =>
   recordWorkerPresence(ctx, presence, await renderEngine.browserLaunches()).catch((error: unknown) => logger.warn('presence report failed', { error: String(error) }));
