@@ -39,14 +39,9 @@ export async function reserveCredit(tx: Tx, options: ReserveCreditOptions): Prom
   return { jobId: options.jobId, source: 'overage', period };
 }
 
-/** The reservation and its ledger entry. */
+/** The reservation and its ledger entry, for a source already taken. */
 async function record(tx: Tx, options: ReserveCreditOptions, source: CreditSource, period: string): Promise<void> {
-  await tx.$executeRaw`
-    WITH reserved AS (
-      INSERT INTO credit_reservations (job_id, account_id, key_id, source, period, amount, created_at)
-      VALUES (${options.jobId}, ${options.accountId}, ${options.keyId}, ${source}::"CreditSource", ${period}, 1, ${options.now}))
-    INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
-    VALUES (${options.accountId}, ${options.jobId}, ${options.keyId}, 'reserve', ${source}::"CreditSource", 1, ${options.now})`;
+  await tx.$executeRaw`WITH paid AS (SELECT ${source}::"CreditSource" AS source), ${reservationRows(options, period, Prisma.sql`paid`)} SELECT 1`;
 }
 
 /**
@@ -75,19 +70,29 @@ async function takeFromBuckets(tx: Tx, options: ReserveCreditOptions, period: st
  * taken, and creditLeft tells a drained pick from an empty account).
  */
 export function bucketReservation(options: ReserveCreditOptions, period: string, when: Prisma.Sql): Prisma.Sql {
-  const { accountId, jobId, keyId, now } = options;
+  const { accountId } = options;
   return Prisma.sql`
     taken AS (
       UPDATE credit_balances SET balance = balance - 1
        WHERE ${when} AND account_id = ${accountId} AND balance >= 1 AND bucket = (
          SELECT bucket FROM credit_balances WHERE account_id = ${accountId} AND balance >= 1 ORDER BY ${Prisma.raw(bucketPriority)} LIMIT 1)
-      RETURNING bucket),
+      RETURNING bucket::text::"CreditSource" AS source, bucket),
+    ${reservationRows(options, period, Prisma.sql`taken`)}`;
+}
+
+/**
+ * The reservation of one credit and its ledger entry as common table expressions, paid from the
+ * source named by `paid` (a relation with a source column; no row: nothing recorded).
+ */
+function reservationRows(options: ReserveCreditOptions, period: string, paid: Prisma.Sql): Prisma.Sql {
+  const { accountId, jobId, keyId, now } = options;
+  return Prisma.sql`
     reserved AS (
       INSERT INTO credit_reservations (job_id, account_id, key_id, source, period, amount, created_at)
-      SELECT ${jobId}::text, ${accountId}::text, ${keyId}::text, bucket::text::"CreditSource", ${period}::text, 1, ${now}::timestamptz FROM taken),
+      SELECT ${jobId}::text, ${accountId}::text, ${keyId}::text, source, ${period}::text, 1, ${now}::timestamptz FROM ${paid}),
     reserve_ledger AS (
       INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
-      SELECT ${accountId}::text, ${jobId}::text, ${keyId}::text, 'reserve'::"LedgerKind", bucket::text::"CreditSource", 1, ${now}::timestamptz FROM taken)`;
+      SELECT ${accountId}::text, ${jobId}::text, ${keyId}::text, 'reserve'::"LedgerKind", source, 1, ${now}::timestamptz FROM ${paid})`;
 }
 
 /** Whether the account has a bucket with a credit in it, as the statement sees it. */
