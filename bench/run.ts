@@ -256,8 +256,8 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
   }
   if (splits.length > 0) console.log(`svc time split, medians in ms (request to admission, admission to claim, claim to finish, finish to answer):\n  ${splits.join('\n  ')}`);
   if (process.env.BENCH_BATCH !== '0') await batchCell(baseUrl, apiKeys);
-  traces.length = 0;
-  await memoryCell(viaService, servicePids);
+  // the memory run keeps no traces: 5,000 of them would only grow this process
+  await memoryCell(serviceRenderer(baseUrl, apiKeys), servicePids);
 }
 
 /**
