@@ -44,22 +44,45 @@ export function processTree(roots: number[]): number[] {
 /** Summed resident set size of the trees, in MiB, and how many processes it counts. */
 export function treeRss(roots: number[]): { mib: number; processes: number } {
   const pids = processTree(roots);
-  return { mib: pids.reduce((sum, pid) => sum + rssKib(pid), 0) / 1024, processes: pids.length };
+  return { mib: rssMib(pids), processes: pids.length };
 }
 
-/** CPU time these processes have used so far, in milliseconds (user + system, /proc ticks of 10 ms). */
-export function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended while we looked
-    }
+/** Summed resident set size of exactly these processes, in MiB. */
+export function rssMib(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + rssKib(pid), 0) / 1024;
+}
+
+/** CPU time of a process in milliseconds (/proc ticks of 10 ms), user + system. */
+export interface CpuTime {
+  /** its own */
+  own: number;
+  /** its children's that ended and that it reaped (a closed context's renderer, a replaced browser) */
+  reaped: number;
+}
+
+export function cpuTime(pid: number): CpuTime {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    return { own: ((fields[11] ?? 0) + (fields[12] ?? 0)) * 10, reaped: ((fields[13] ?? 0) + (fields[14] ?? 0)) * 10 };
+  } catch {
+    // the process ended while we looked
+    return { own: 0, reaped: 0 };
   }
-  return ticks * 10;
+}
+
+/** CPU these processes and the children they reaped have used so far, in milliseconds. */
+export function cpuMs(pids: number[]): number {
+  return pids.reduce((sum, pid) => {
+    const time = cpuTime(pid);
+    return sum + time.own + time.reaped;
+  }, 0);
+}
+
+/** CPU the whole machine has spent so far (every core, not idle), in milliseconds. */
+export function machineBusyMs(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10;
 }
 
 /** The command line of a process, with arguments separated by spaces ('' once it is gone). */

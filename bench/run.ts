@@ -18,7 +18,7 @@ import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
 import { batchCell } from './groups.ts';
-import { commandLine, cpuMs, processTree, treeRss } from './processes.ts';
+import { commandLine, cpuMs, cpuTime, machineBusyMs, processTree, rssMib, treeRss } from './processes.ts';
 import { type Measurement, measure } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -112,6 +112,8 @@ async function rawRenderer(concurrency: number, mode: 'warm' | 'fresh') {
         free.push(page);
       }
     },
+    /** CPU its browser's processes (ended ones included) have used so far, in ms */
+    cpu: () => cpuMs(processTree([browser.process()?.pid as number])),
     close: () => browser.close(),
   };
 }
@@ -192,20 +194,53 @@ async function main() {
     SVC_DATA_DIR: dataDir,
     SVC_WARM_SANDBOXES: String(warmSandboxes),
   };
-  const web = start('apps/web/src/server.ts', env);
-  const worker = start('apps/worker/src/main.ts', env);
+  const service = await startService(env, baseUrl);
   try {
-    await runCells(baseUrl, benchUrl, [web.pid as number, worker.pid as number]);
+    await runCells(baseUrl, benchUrl, service);
   } finally {
-    web.kill('SIGTERM');
-    worker.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await service.stop();
     await rm(dataDir, { recursive: true, force: true });
     await database.stop();
   }
 }
 
-async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]) {
+/** The web and worker processes under test; `restart` starts them anew (the memory run measures one run from the start). */
+interface Service {
+  pids: number[];
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function startService(env: Record<string, string>, baseUrl: string): Promise<Service> {
+  let running: ChildProcess[] = [];
+  const launch = async () => {
+    running = [start('apps/web/src/server.ts', env), start('apps/worker/src/main.ts', env)];
+    for (let attempt = 0; ; attempt++) {
+      if (await fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false)) break;
+      if (attempt > 600) throw new Error('service did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const stop = async () => {
+    const exits = running.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined));
+    for (const child of running) child.kill('SIGTERM');
+    await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  };
+  await launch();
+  return {
+    get pids() {
+      return running.map((child) => child.pid as number);
+    },
+    restart: async () => {
+      await stop();
+      await launch();
+    },
+    stop,
+  };
+}
+
+async function runCells(baseUrl: string, benchUrl: string, service: Service) {
+  const servicePids = service.pids;
   const db = createDb({ url: benchUrl, poolSize: 2 });
   const ctx = createServiceContext({ db, logger: silentLogger, config: loadConfig() });
   const account = await createAccount(ctx, { plan: 'scale', credits: 100_000 });
@@ -213,16 +248,16 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
   // so it spreads requests over the account's ten keys
   const apiKeys = [account.apiKey];
   for (let index = 1; index < 10; index++) apiKeys.push((await createApiKey(ctx, { accountId: account.accountId, name: `bench ${index}` })).secret);
+  // the memory run may go faster than one account's ten keys allow (50 renders a second): it
+  // takes a second account's keys in turn with the first's
+  const second = await createAccount(ctx, { plan: 'scale', credits: 100_000 });
+  const memoryKeys = [...apiKeys, second.apiKey];
+  for (let index = 1; index < 10; index++) memoryKeys.push((await createApiKey(ctx, { accountId: second.accountId, name: `bench ${index}` })).secret);
   // the cold mix: more accounts than the worker keeps warm sandboxes for, taken in turn, so
   // every job finds its account's sandbox gone and opens a new one
   const coldKeys: string[] = [];
   for (let index = 0; index < coldAccounts; index++) coldKeys.push((await createAccount(ctx, { plan: 'scale', credits: 100_000 })).apiKey);
   await db.$disconnect();
-  for (let attempt = 0; ; attempt++) {
-    if (await fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false)) break;
-    if (attempt > 600) throw new Error('service did not start');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 
   const traces: Trace[] = [];
   const viaService = serviceRenderer(baseUrl, apiKeys, traces);
@@ -234,16 +269,20 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
     'fixture                  conc |  raw r/s fresh r/s  svc r/s svc/raw svc/fresh cold r/s cold/fresh |  raw p50 fresh p50  svc p50  +p50 |  raw p95  svc p95',
   );
   const splits: string[] = [];
+  const cpuSplits: string[] = [];
   for (const concurrency of table ? concurrencies : []) {
     const raw = await rawRenderer(concurrency, 'warm');
     const fresh = await rawRenderer(concurrency, 'fresh');
     for (const fixture of tableFixtures) {
       const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency);
+      const freshCpu = fresh.cpu();
       const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency);
+      const freshCpuPerRender = (fresh.cpu() - freshCpu) / (runs + warmup);
       traces.length = 0;
-      const serviceResult = await measureCell(viaService, fixture, concurrency);
+      const serviceResult = await measureServiceCell(viaService, fixture, concurrency, servicePids);
       splits.push(`${fixture.name} conc ${concurrency}: ${await timeSplit(benchUrl, traces.slice(warmup))}`);
-      const coldResult = await measureCell(viaColdMix, fixture, concurrency);
+      const coldResult = await measureServiceCell(viaColdMix, fixture, concurrency, servicePids);
+      cpuSplits.push(`${fixture.name} conc ${concurrency}: svc ${serviceResult.cpu}\n    cold ${coldResult.cpu}\n    fresh: browser ${freshCpuPerRender.toFixed(1)}`);
       const row =
         `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)}  ${format(freshResult.throughput, 2)} ${format(serviceResult.throughput, 2)}` +
         `${format(serviceResult.throughput / rawResult.throughput, 2)}  ${format(serviceResult.throughput / freshResult.throughput, 2)}` +
@@ -255,9 +294,13 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
     await fresh.close();
   }
   if (splits.length > 0) console.log(`svc time split, medians in ms (request to admission, admission to claim, claim to finish, finish to answer):\n  ${splits.join('\n  ')}`);
+  if (cpuSplits.length > 0) console.log(`CPU per render of the service cells (ms):\n  ${cpuSplits.join('\n  ')}`);
   if (process.env.BENCH_BATCH !== '0') await batchCell(baseUrl, apiKeys);
-  // the memory run keeps no traces: 5,000 of them would only grow this process
-  await memoryCell(serviceRenderer(baseUrl, apiKeys), servicePids);
+  if (memoryRenders <= memoryCheckpoint) return;
+  // the memory run is one run of a service started for it, so nothing of the cells above is in
+  // its figures; it keeps no traces: 5,000 of them would only grow this process
+  await service.restart();
+  await memoryCell(serviceRenderer(baseUrl, memoryKeys), service.pids);
 }
 
 /**
@@ -267,37 +310,70 @@ async function runCells(baseUrl: string, benchUrl: string, servicePids: number[]
  * renders) falls inside the run, so what it frees or costs is counted too.
  */
 async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePids: number[]) {
-  if (memoryRenders <= memoryCheckpoint) return;
   const invoice = fixtures[0] as Fixture;
   await measure(() => render(invoice), memoryCheckpoint, 2);
   const early = treeRss(servicePids);
+  const earlyParts = rssParts(servicePids);
   const cpuBefore = cpuBreakdown(servicePids);
   await measure(() => render(invoice), memoryRenders - memoryCheckpoint, 2);
   const cpuAfter = cpuBreakdown(servicePids);
   const late = treeRss(servicePids);
+  const parts = (rss: ReturnType<typeof rssParts>) => Object.entries(rss).map(([name, mib]) => `${name} ${mib.toFixed(0)}`).join(', ');
+  console.log(`memory by part (MiB): after render ${memoryCheckpoint}: ${parts(earlyParts)}; after render ${memoryRenders}: ${parts(rssParts(servicePids))}`);
   console.log(
     `memory (web + worker + browser RSS, invoice PDF, conc 2): after render ${memoryCheckpoint} ${early.mib.toFixed(0)} MiB in ${early.processes} processes; ` +
       `after render ${memoryRenders} ${late.mib.toFixed(0)} MiB in ${late.processes} processes; ratio ${(late.mib / early.mib).toFixed(3)}`,
   );
-  const renders = memoryRenders - memoryCheckpoint;
-  const parts = Object.keys(cpuAfter).map((name) => `${name} ${((cpuAfter[name]! - (cpuBefore[name] ?? 0)) / renders).toFixed(1)}`);
-  console.log(`CPU per render over renders ${memoryCheckpoint + 1} to ${memoryRenders} (ms): ${parts.join(', ')}`);
+  console.log(`CPU per render over renders ${memoryCheckpoint + 1} to ${memoryRenders} (ms): ${cpuPerRender(cpuBefore, cpuAfter, memoryRenders - memoryCheckpoint)}`);
 }
 
-/** CPU used so far by the web process, the worker process, the browser's processes and PostgreSQL's. */
+/**
+ * CPU used so far by the web process, the worker process, the browser's processes and
+ * PostgreSQL's, ended processes included: a renderer whose context closed is reaped by the
+ * zygote (counted with the renderers), a replaced browser by the worker (counted with the
+ * browser process). `other` is the rest of the machine's busy time, this process's own left out.
+ */
 function cpuBreakdown(servicePids: number[]): Record<string, number> {
   const [web, worker] = servicePids as [number, number];
   const browser = processTree([worker]).filter((pid) => pid !== worker);
-  const postgres = postgresProcesses();
   const ofType = (type: string) => browser.filter((pid) => (/--type=([a-z-]+)/.exec(commandLine(pid))?.[1] ?? 'browser') === type);
-  return {
+  const own = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuTime(pid).own, 0);
+  const reaped = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuTime(pid).reaped, 0);
+  const workerTime = cpuTime(worker);
+  const client = process.cpuUsage();
+  const parts: Record<string, number> = {
     web: cpuMs(processTree([web])),
-    worker: cpuMs([worker]),
-    'browser process': cpuMs(ofType('browser')),
-    renderers: cpuMs(ofType('renderer')),
-    'gpu and utility': cpuMs([...ofType('gpu-process'), ...ofType('utility'), ...ofType('zygote')]),
-    postgres: cpuMs(postgres),
+    worker: workerTime.own,
+    'browser process': own(ofType('browser')) + workerTime.reaped,
+    renderers: own(ofType('renderer')) + reaped(ofType('zygote')),
+    'gpu and utility': own([...ofType('gpu-process'), ...ofType('utility'), ...ofType('zygote')]),
+    postgres: cpuMs(postgresProcesses()),
   };
+  const counted = Object.values(parts).reduce((sum, ms) => sum + ms, 0);
+  // what the machine spent besides the parts above and this benchmark's own process: processes
+  // that ended unreaped by a counted parent (a replaced browser's renderers), and anything else
+  parts.other = machineBusyMs() - (client.user + client.system) / 1000 - counted;
+  return parts;
+}
+
+/** Resident memory of the web process tree, the worker process and the browser's processes, in MiB. */
+function rssParts(servicePids: number[]): Record<string, number> {
+  const [web, worker] = servicePids as [number, number];
+  const browser = processTree([worker]).filter((pid) => pid !== worker);
+  const renderers = browser.filter((pid) => commandLine(pid).includes('--type=renderer'));
+  return {
+    web: treeRss([web]).mib,
+    worker: rssMib([worker]),
+    'browser (without renderers)': rssMib(browser) - rssMib(renderers),
+    renderers: rssMib(renderers),
+  };
+}
+
+/** CPU per render spent by each part of the service between two breakdowns, as `name ms` pairs. */
+function cpuPerRender(before: Record<string, number>, after: Record<string, number>, renders: number): string {
+  const parts = Object.keys(after).map((name) => [name, (after[name]! - (before[name] ?? 0)) / renders] as const);
+  const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
+  return `${parts.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}; total ${total.toFixed(1)}`;
 }
 
 /**
@@ -318,6 +394,19 @@ function postgresProcesses(): number[] {
 async function measureCell(render: (fixture: Fixture) => Promise<void>, fixture: Fixture, concurrency: number): Promise<Measurement> {
   for (let index = 0; index < warmup; index++) await render(fixture);
   return measure(() => render(fixture), runs, concurrency);
+}
+
+/** A service cell, and the CPU per render each part of the service spent on its measured renders. */
+async function measureServiceCell(
+  render: (fixture: Fixture) => Promise<void>,
+  fixture: Fixture,
+  concurrency: number,
+  servicePids: number[],
+): Promise<Measurement & { cpu: string }> {
+  for (let index = 0; index < warmup; index++) await render(fixture);
+  const before = cpuBreakdown(servicePids);
+  const result = await measure(() => render(fixture), runs, concurrency);
+  return { ...result, cpu: cpuPerRender(before, cpuBreakdown(servicePids), runs) };
 }
 
 await main();
