@@ -49,7 +49,7 @@ async function freePort(): Promise<number> {
 const profileDir = process.env.BENCH_PROFILE;
 
 function start(script: string, env: Record<string, string>): ChildProcess {
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const profile = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
   return spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
