@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument } from 'pdf-lib';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { finishDocument } from '../src/pdf/metadata.ts';
 import { trimPageBoxesInPlace } from '../src/pdf/trim-in-place.ts';
@@ -55,6 +55,20 @@ describe('trimming page boxes in place', () => {
     const before = await boxes(letter);
     expect(trimPageBoxesInPlace(letter, { width: 612, height: 792 })).toEqual({ pageCount: 1 });
     expect(await boxes(letter)).toEqual(before);
+  });
+
+  it('reads /Page and /Title in a stream body as content, not as a page or a title', async () => {
+    const document = await PDFDocument.create({ updateMetadata: false });
+    for (let index = 0; index < 2; index++) {
+      // an uncompressed content stream whose bytes spell what a page and an Info dictionary hold
+      const contents = document.context.stream(`% /Type /Page /Title (about:blank) ${index}\n`);
+      document.addPage(CHROMIUM_A4).node.set(PDFName.of('Contents'), document.context.register(contents));
+    }
+    const original = Buffer.from(await document.save({ useObjectStreams: false }));
+    expect(original.includes('/Type /Page /Title (about:blank)')).toBe(true);
+    const inPlace = Buffer.from(original);
+    expect(trimPageBoxesInPlace(inPlace, A4)).toEqual({ pageCount: 2 });
+    expect(await boxes(inPlace)).toEqual(await boxes((await finishDocument(new Uint8Array(original), A4, {})).bytes));
   });
 
   it('refuses a layout it does not know (object streams), leaving the bytes untouched', async () => {
