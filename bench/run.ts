@@ -213,13 +213,20 @@ interface Service {
 
 async function startService(env: Record<string, string>, baseUrl: string): Promise<Service> {
   let running: ChildProcess[] = [];
+  const answers = () => fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false);
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
   const launch = async () => {
-    running = [start('apps/web/src/server.ts', env), start('apps/worker/src/main.ts', env)];
-    for (let attempt = 0; ; attempt++) {
-      if (await fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false)) break;
-      if (attempt > 600) throw new Error('service did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // a web process from before that still holds the port would answer for the new one
+    for (let attempt = 0; await answers(); attempt++) {
+      if (attempt > 300) throw new Error('the previous web process still answers');
+      await pause();
     }
+    running = [start('apps/web/src/server.ts', env), start('apps/worker/src/main.ts', env)];
+    for (let attempt = 0; !(await answers()); attempt++) {
+      if (attempt > 600) throw new Error('service did not start');
+      await pause();
+    }
+    if (running.some((child) => child.exitCode !== null)) throw new Error('a service process exited at start');
   };
   const stop = async () => {
     const exits = running.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined));
