@@ -97,18 +97,4 @@ describe('connections', () => {
       agent.destroy();
     }
   });
-
-  it('sends a JSON answer with its length, not in chunks', async () => {
-    const account = await newAccount();
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      const answer = await send(agent, 'GET', '/v1/keys', { authorization: `Bearer ${account.apiKey}` });
-      expect(answer.status).toBe(200);
-      expect(answer.headers['transfer-encoding']).toBeUndefined();
-      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
-      expect(JSON.parse(answer.body).data.length).toBe(1);
-    } finally {
-      agent.destroy();
-    }
-  });
 });

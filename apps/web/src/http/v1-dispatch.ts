@@ -44,35 +44,8 @@ export async function dispatchV1(
     res.end();
     return;
   }
-  const reader = response.body.getReader();
-  let first: ReadableStreamReadResult<Uint8Array>;
-  let second: ReadableStreamReadResult<Uint8Array>;
-  try {
-    first = await reader.read();
-    second = first.done ? first : await reader.read();
-  } catch {
-    // a body that fails before its end is cut off, as a failing stream would be
-    res.destroy();
-    return;
-  }
-  if (second.done) {
-    // the whole body in one chunk (every JSON answer): sent with its length, in one write
-    const body = first.done ? undefined : first.value;
-    if (!res.hasHeader('content-length')) res.setHeader('content-length', body?.byteLength ?? 0);
-    res.end(body);
-    return;
-  }
-  // a longer body streams; a client that goes away cancels it (a streamed archive stops reading its files)
-  const chunks = (async function* () {
-    try {
-      yield first.value as Uint8Array;
-      yield second.value;
-      for (let next = await reader.read(); !next.done; next = await reader.read()) yield next.value;
-    } finally {
-      await reader.cancel().catch(() => {});
-    }
-  })();
-  await pipeline(Readable.from(chunks, { objectMode: false }), res).catch(() => {});
+  // a client that goes away cancels the body (a streamed archive stops reading its files)
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => {});
 }
 
 function webRequest(req: IncomingMessage): Request {
