@@ -81,6 +81,22 @@ describe('connections', () => {
     });
   }
 
+  it('ends the connection after refusing a body it did not read, so the next request is answered', async () => {
+    const account = await newAccount();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const auth = { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' };
+      const body = Buffer.from(JSON.stringify({ source: 'x'.repeat(5 * 1024 * 1024), data: {} }));
+      const refused = await send(agent, 'POST', '/v1/templates/preview', auth, body);
+      expect(refused.status).toBe(413);
+      expect(refused.headers.connection).toBe('close');
+      const next = await send(agent, 'GET', '/v1/keys', { authorization: auth.authorization });
+      expect(next.status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('answers HEAD on a GET route with its status and headers alone', async () => {
     const account = await newAccount();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });

@@ -35,6 +35,9 @@ export async function dispatchV1(
   const handler = modules.get(operation.path)?.[operation.method.toUpperCase() as Uppercase<HttpMethod>];
   if (!handler) throw new Error(`no handler for ${operation.method} ${operation.path}`);
   const response = await handler(webRequest(req), { params: Promise.resolve(params) });
+  // an answer given before the request's body arrived whole (a refusal by its declared length,
+  // say) ends the connection: the rest of that body would otherwise be read as the next request
+  if (!req.complete) res.setHeader('connection', 'close');
   res.statusCode = response.status;
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
