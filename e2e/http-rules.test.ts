@@ -81,7 +81,7 @@ describe('connections', () => {
     });
   }
 
-  it('ends the connection after refusing a body it did not read, so the next request is answered', async () => {
+  it('reads the rest of a body it refused unread, so the next request on the connection is answered', async () => {
     const account = await newAccount();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -89,7 +89,6 @@ describe('connections', () => {
       const body = Buffer.from(JSON.stringify({ source: 'x'.repeat(5 * 1024 * 1024), data: {} }));
       const refused = await send(agent, 'POST', '/v1/templates/preview', auth, body);
       expect(refused.status).toBe(413);
-      expect(refused.headers.connection).toBe('close');
       const next = await send(agent, 'GET', '/v1/keys', { authorization: auth.authorization });
       expect(next.status).toBe(200);
     } finally {

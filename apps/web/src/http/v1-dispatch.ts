@@ -35,9 +35,7 @@ export async function dispatchV1(
   const handler = modules.get(operation.path)?.[operation.method.toUpperCase() as Uppercase<HttpMethod>];
   if (!handler) throw new Error(`no handler for ${operation.method} ${operation.path}`);
   const response = await handler(webRequest(req), { params: Promise.resolve(params) });
-  // an answer given before the request's body arrived whole (a refusal by its declared length,
-  // say) ends the connection: the rest of that body would otherwise be read as the next request
-  if (!req.complete) res.setHeader('connection', 'close');
+  if (!req.complete) discardUnreadBody(req);
   res.statusCode = response.status;
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
@@ -49,6 +47,20 @@ export async function dispatchV1(
   }
   // a client that goes away cancels the body (a streamed archive stops reading its files)
   await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res).catch(() => {});
+}
+
+/**
+ * A handler that answered without reading the whole body (a refusal by its declared length,
+ * say) leaves the rest in the connection, where it stands in the way of the next request on
+ * it: the rest is read to nowhere while the answer goes out, and a client still sending after
+ * 10 s loses the connection.
+ */
+function discardUnreadBody(req: IncomingMessage): void {
+  req.removeAllListeners('data');
+  req.resume();
+  const timer = setTimeout(() => req.socket?.destroy(), 10_000);
+  timer.unref();
+  req.once('end', () => clearTimeout(timer));
 }
 
 function webRequest(req: IncomingMessage): Request {
