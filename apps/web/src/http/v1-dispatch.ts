@@ -56,8 +56,7 @@ export async function dispatchV1(
  * 10 s loses the connection.
  */
 function discardUnreadBody(req: IncomingMessage): void {
-  req.removeAllListeners('data');
-  req.resume();
+  readToNowhere(req);
   const timer = setTimeout(() => req.socket?.destroy(), 10_000);
   timer.unref();
   req.once('end', () => clearTimeout(timer));
@@ -100,10 +99,15 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
       req.resume();
     },
     cancel() {
-      req.removeAllListeners('data');
-      req.resume();
+      readToNowhere(req);
     },
   });
+}
+
+/** Reads the rest of a request body and drops it, so the connection can carry the next request. */
+function readToNowhere(req: IncomingMessage): void {
+  req.removeAllListeners('data');
+  req.resume();
 }
 
 function ignoreClosed(step: () => void): void {
