@@ -61,18 +61,19 @@ function num(value: number, digits: number): string {
  * not where the table says.
  */
 function candidateDictionaries(pdf: Buffer): { start: number; dictionary: string }[] | null {
-  const offsets = objectOffsets(pdf);
-  if (!offsets) return null;
-  const starts = new Set<number>();
+  const entries = xrefEntries(pdf);
+  if (!entries) return null;
+  const candidates = new Set<XrefEntry>();
   for (const needle of ['/Page', '/Title']) {
     for (let at = pdf.indexOf(needle); at !== -1; at = pdf.indexOf(needle, at + needle.length)) {
-      const start = containing(offsets, at);
-      if (start !== null) starts.add(start);
+      const found = containing(entries, at);
+      if (found) candidates.add(found);
     }
   }
   const dictionaries: { start: number; dictionary: string }[] = [];
-  for (const start of starts) {
-    if (!/^\d+ \d+ obj\s/.test(pdf.toString('latin1', start, start + 24))) return null;
+  for (const { offset: start, number } of candidates) {
+    const head = /^(\d+) (\d+) obj\s/.exec(pdf.toString('latin1', start, start + 24));
+    if (!head || Number(head[1]) !== number) return null;
     const endobj = pdf.indexOf('endobj', start);
     if (endobj === -1) return null;
     const stream = pdf.subarray(start, endobj).indexOf('stream');
@@ -84,14 +85,20 @@ function candidateDictionaries(pdf: Buffer): { start: number; dictionary: string
   return dictionaries;
 }
 
-/** Where the table's objects start, in file order; null unless it is one complete classic table, as Chromium writes it. */
-function objectOffsets(pdf: Buffer): number[] | null {
+/** An object in use, as the cross-reference table lists it. */
+interface XrefEntry {
+  number: number;
+  offset: number;
+}
+
+/** The table's objects in use, in file order; null unless it is one complete classic table. */
+function xrefEntries(pdf: Buffer): XrefEntry[] | null {
   const tail = pdf.toString('latin1', Math.max(0, pdf.length - 64));
   const startxref = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
   if (!startxref) return null;
   const xrefAt = Number(startxref[1]);
   if (pdf.toString('latin1', xrefAt, xrefAt + 4) !== 'xref') return null;
-  // one subsection starting at 0
+  // one subsection starting at 0, as Chromium writes it
   const header = /^xref\r?\n0 (\d+)\r?\n/.exec(pdf.toString('latin1', xrefAt, xrefAt + 32));
   if (!header) return null;
   const count = Number(header[1]);
@@ -100,26 +107,26 @@ function objectOffsets(pdf: Buffer): number[] | null {
   if (pdf.toString('latin1', tableAt + count * 20).includes('/Prev')) return null;
   const table = pdf.toString('latin1', tableAt, tableAt + count * 20);
   const entry = /(\d{10}) (\d{5}) ([nf])/y;
-  const offsets: number[] = [];
+  const entries: XrefEntry[] = [];
   for (let index = 0; index < count; index += 1) {
     entry.lastIndex = index * 20;
     const match = entry.exec(table);
     if (!match) return null;
-    if (match[3] === 'n') offsets.push(Number(match[1]));
+    if (match[3] === 'n') entries.push({ number: index, offset: Number(match[1]) });
   }
-  return offsets.sort((a, b) => a - b);
+  return entries.sort((a, b) => a.offset - b.offset);
 }
 
-/** The start of the object (sorted `offsets`) that byte `at` lies in, or null before the first. */
-function containing(offsets: number[], at: number): number | null {
+/** The object (of `entries`, in file order) that byte `at` lies in, or null before the first. */
+function containing(entries: XrefEntry[], at: number): XrefEntry | null {
   let low = 0;
-  let high = offsets.length - 1;
-  let found: number | null = null;
+  let high = entries.length - 1;
+  let found: XrefEntry | null = null;
   while (low <= high) {
     const middle = (low + high) >> 1;
-    const offset = offsets[middle] as number;
-    if (offset <= at) {
-      found = offset;
+    const candidate = entries[middle] as XrefEntry;
+    if (candidate.offset <= at) {
+      found = candidate;
       low = middle + 1;
     } else {
       high = middle - 1;
