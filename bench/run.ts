@@ -282,14 +282,12 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
     const fresh = await rawRenderer(concurrency, 'fresh');
     for (const fixture of tableFixtures) {
       const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency);
-      const freshCpu = fresh.cpu();
-      const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency);
-      const freshCpuPerRender = (fresh.cpu() - freshCpu) / (runs + warmup);
+      const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency, () => ({ browser: fresh.cpu() }));
       traces.length = 0;
-      const serviceResult = await measureServiceCell(viaService, fixture, concurrency, servicePids);
+      const serviceResult = await measureCell(viaService, fixture, concurrency, () => cpuBreakdown(servicePids));
       splits.push(`${fixture.name} conc ${concurrency}: ${await timeSplit(benchUrl, traces.slice(warmup))}`);
-      const coldResult = await measureServiceCell(viaColdMix, fixture, concurrency, servicePids);
-      cpuSplits.push(`${fixture.name} conc ${concurrency}: svc ${serviceResult.cpu}\n    cold ${coldResult.cpu}\n    fresh: browser ${freshCpuPerRender.toFixed(1)}`);
+      const coldResult = await measureCell(viaColdMix, fixture, concurrency, () => cpuBreakdown(servicePids));
+      cpuSplits.push(`${fixture.name} conc ${concurrency}: svc ${serviceResult.cpu}\n    cold ${coldResult.cpu}\n    fresh ${freshResult.cpu}`);
       const row =
         `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)}  ${format(freshResult.throughput, 2)} ${format(serviceResult.throughput, 2)}` +
         `${format(serviceResult.throughput / rawResult.throughput, 2)}  ${format(serviceResult.throughput / freshResult.throughput, 2)}` +
@@ -398,22 +396,20 @@ function postgresProcesses(): number[] {
   }
 }
 
-async function measureCell(render: (fixture: Fixture) => Promise<void>, fixture: Fixture, concurrency: number): Promise<Measurement> {
-  for (let index = 0; index < warmup; index++) await render(fixture);
-  return measure(() => render(fixture), runs, concurrency);
-}
-
-/** A service cell, and the CPU per render each part of the service spent on its measured renders. */
-async function measureServiceCell(
+/**
+ * A cell: warm-up renders, then the measured ones; with `sample` (CPU used so far, by part),
+ * also the CPU per render each part spent on the measured renders.
+ */
+async function measureCell(
   render: (fixture: Fixture) => Promise<void>,
   fixture: Fixture,
   concurrency: number,
-  servicePids: number[],
+  sample?: () => Record<string, number>,
 ): Promise<Measurement & { cpu: string }> {
   for (let index = 0; index < warmup; index++) await render(fixture);
-  const before = cpuBreakdown(servicePids);
+  const before = sample?.();
   const result = await measure(() => render(fixture), runs, concurrency);
-  return { ...result, cpu: cpuPerRender(before, cpuBreakdown(servicePids), runs) };
+  return { ...result, cpu: sample && before ? cpuPerRender(before, sample(), runs) : '' };
 }
 
 await main();
