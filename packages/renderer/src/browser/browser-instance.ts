@@ -1,11 +1,12 @@
 // One Chromium process tree with its own throwaway profile directory. Knows how to start, how
 // to stop politely, and how to make sure nothing of it is left running.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { RenderError } from '../errors.ts';
+import { coalesceWrites, readThroughPipeReader } from './devtools-pipe.ts';
 import { headlessMode, launchFlags } from './launch-flags.ts';
 import { PROFILE_PREFIX } from './stale-profiles.ts';
 
@@ -58,9 +59,10 @@ export class BrowserInstance {
       throw new RenderError('renderer_failure', 'browser_launch_failed', 'Chromium did not start', { cause: error });
     }
     const instance = new BrowserInstance(browser, userDataDir);
-    // the DevTools pipe puppeteer writes to (its `pipe: true` adds it as the child's fd 3)
-    const pipeWrite = browser.process()?.stdio[3];
+    // the DevTools pipe (puppeteer's `pipe: true` gives the child fd 3 to read, fd 4 to write)
+    const [, , , pipeWrite, pipeRead] = browser.process()?.stdio ?? [];
     if (pipeWrite instanceof Writable) coalesceWrites(pipeWrite);
+    if (pipeRead instanceof Readable) readThroughPipeReader(browser, pipeRead);
     browser.once('disconnected', () => {
       if (instance.#stopping) return;
       instance.#stopping = instance.#sweep();
@@ -97,28 +99,6 @@ export class BrowserInstance {
     }
     await rm(this.userDataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
   }
-}
-
-/**
- * Puppeteer writes each DevTools message and then its terminator, each a write of its own and
- * so a system call of its own. Writes made in one tick are held (cork) and go out together
- * when the tick ends: one system call for a message, or for all messages sent at once.
- */
-function coalesceWrites(stream: Writable): void {
-  const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
-  let corked = false;
-  const flush = () => {
-    corked = false;
-    stream.uncork();
-  };
-  stream.write = ((...args: unknown[]) => {
-    if (!corked) {
-      corked = true;
-      stream.cork();
-      process.nextTick(flush);
-    }
-    return write(...args);
-  }) as Writable['write'];
 }
 
 /**

@@ -3,6 +3,7 @@
 import type { CDPSession, Page } from 'puppeteer-core';
 import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
+import { printToPdf } from '../browser/devtools-pipe.ts';
 import { RenderError } from '../errors.ts';
 import type { PdfOptions } from '../types.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
@@ -29,8 +30,7 @@ export function preparePdf(pdf: PdfOptions): PageGeometry {
 export async function capturePdf(page: Page, session: CDPSession, pdf: PdfOptions, geometry: PageGeometry, pages: readonly string[] | undefined): Promise<Uint8Array> {
   if (pages) await arrangeForPrint(page, pages);
   try {
-    const { data } = await session.send('Page.printToPDF', {
-      transferMode: 'ReturnAsBase64',
+    return await printToPdf(page, session, {
       paperWidth: geometry.widthIn,
       paperHeight: geometry.heightIn,
       landscape: pdf.landscape ?? false,
@@ -49,7 +49,6 @@ export async function capturePdf(page: Page, session: CDPSession, pdf: PdfOption
       generateTaggedPDF: true,
       generateDocumentOutline: false,
     });
-    return Buffer.from(data, 'base64');
   } catch (error) {
     // Chromium refuses geometry it cannot lay out (margins wider than the sheet, say)
     if (error instanceof Error && /invalid|content area is empty/i.test(error.message)) {
