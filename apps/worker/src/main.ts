@@ -25,10 +25,10 @@ import { chromiumEngine } from './render-engine.ts';
 import { RenderSlots, wakeRenderSlots } from './render-slots.ts';
 import { buildTaskList } from './task-list.ts';
 
-// A render keeps some 70 MiB of live heap (modules, the browser's protocol state), and V8 sets
-// the next full collection at little more than that: with printed files of hundreds of kilobytes passing through,
-// the heap reached it every few renders, and each mark-compact walks the whole heap.
-// Letting the heap double before the next one makes them several times rarer.
+// The worker holds some 70 MiB of live heap (modules, the browser's protocol state), and V8
+// sets the next full collection at little more than that: with printed files of hundreds of
+// kilobytes passing through, the heap reached it every few renders, and each mark-compact
+// walks the whole heap. Letting the heap double before the next one makes them rarer.
 setFlagsFromString('--heap-growing-percent=100');
 
 const url = process.env.DATABASE_URL;
