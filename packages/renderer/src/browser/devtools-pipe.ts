@@ -36,6 +36,7 @@ const QUOTE = 0x22;
 const DATA_ANSWER_HEAD = /^\{"id":\d+,"result":\{"data":"/;
 /** what follows the data: the end of the result, the session's id when the answer is a page's */
 const DATA_ANSWER_TAIL = /^"\}(?:,"sessionId":"([^"]+)")?\}$/;
+const MAX_TAIL_BYTES = 128;
 
 interface Expectation {
   bytes: Buffer | null;
@@ -96,13 +97,10 @@ export class DevToolsPipeReader {
     }
     let end = chunk.indexOf(NUL, start);
     while (end !== -1) {
-      if (this.#pending.length === 0) {
-        yield chunk.subarray(start, end + 1);
-      } else {
-        const message = Buffer.concat([...this.#pending, chunk.subarray(start, end + 1)]);
-        this.#pending = [];
-        yield message.length > LARGE_ANSWER_BYTES ? this.#takeData(message) : message;
-      }
+      const rest = chunk.subarray(start, end + 1);
+      const message = this.#pending.length === 0 ? rest : Buffer.concat([...this.#pending, rest]);
+      this.#pending = [];
+      yield message.length > LARGE_ANSWER_BYTES ? this.#takeData(message) : message;
       start = end + 1;
       end = chunk.indexOf(NUL, start);
     }
@@ -115,7 +113,8 @@ export class DevToolsPipeReader {
     if (!head) return message;
     const dataStart = head[0].length;
     const dataEnd = message.indexOf(QUOTE, dataStart);
-    // the message less its NUL
+    // the message less its NUL; an answer to this command ends a few dozen bytes after its data
+    if (dataEnd === -1 || message.length - dataEnd > MAX_TAIL_BYTES) return message;
     const tail = DATA_ANSWER_TAIL.exec(message.toString('latin1', dataEnd, message.length - 1));
     const expectation = tail && this.#expected.get(tail[1] ?? '');
     if (!expectation || expectation.bytes) return message;
