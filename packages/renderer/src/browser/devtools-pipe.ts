@@ -67,19 +67,17 @@ export class DevToolsPipeReader {
   }
 
   /**
-   * Page.printToPDF on the session, asking for the file in the answer; the file's bytes. One
-   * capture at a time per session, as a page's capture is.
+   * Takes the data of the next large answer to this session for the returned expectation, until
+   * `forget`. One at a time per session, as a page's capture is.
    */
-  async printToPdf(session: CDPSession, params: Protocol.Page.PrintToPDFRequest): Promise<Buffer> {
-    const id = session.id();
+  expect(sessionId: string): Expectation {
     const expectation: Expectation = { bytes: null };
-    this.#expected.set(id, expectation);
-    try {
-      const { data } = await session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
-      return expectation.bytes ?? Buffer.from(data, 'base64');
-    } finally {
-      if (this.#expected.get(id) === expectation) this.#expected.delete(id);
-    }
+    this.#expected.set(sessionId, expectation);
+    return expectation;
+  }
+
+  forget(sessionId: string, expectation: Expectation): void {
+    if (this.#expected.get(sessionId) === expectation) this.#expected.delete(sessionId);
   }
 
   /** Complete messages, each with its NUL, as puppeteer's own reader expects them. */
@@ -104,7 +102,7 @@ export class DevToolsPipeReader {
       start = end + 1;
       end = chunk.indexOf(NUL, start);
     }
-    if (start < chunk.length) this.#pending.push(start === 0 ? chunk : chunk.subarray(start));
+    if (start < chunk.length) this.#pending.push(chunk.subarray(start));
   }
 
   /** The message with its data taken out, when it answers a session that expects a file. */
@@ -133,7 +131,11 @@ export function readThroughPipeReader(browser: Browser, read: Readable): void {
 /** Page.printToPDF on the page's session, the file in the answer; the file's bytes. */
 export async function printToPdf(page: Page, session: CDPSession, params: Protocol.Page.PrintToPDFRequest): Promise<Buffer> {
   const reader = readers.get(page.browser());
-  if (reader) return reader.printToPdf(session, params);
-  const { data } = await session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
-  return Buffer.from(data, 'base64');
+  const expectation = reader?.expect(session.id());
+  try {
+    const { data } = await session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
+    return expectation?.bytes ?? Buffer.from(data, 'base64');
+  } finally {
+    if (expectation) reader?.forget(session.id(), expectation);
+  }
 }
