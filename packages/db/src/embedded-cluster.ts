@@ -6,13 +6,14 @@
 // user can traverse. And the server runs in a process group of its own, so the Ctrl-C a
 // terminal sends to `npm start`'s group does not stop it under the processes still using it:
 // the service stops it last, itself.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, chown, cp, lstat, mkdir, readdir, readlink, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ensureSystemAccount } from './system-account.ts';
 
 /**
  * Where, when running as root, the binaries (one copy per PostgreSQL package version) and
@@ -115,7 +116,8 @@ async function makeTraversable(dir: string) {
  */
 async function prepareClusterDir(dataDir: string, account: Account | null): Promise<string> {
   const pgDir = join(dataDir, 'pg');
-  await mkdir(dataDir, { recursive: true });
+  // the service's user only (see sealDataDir in @svc/core)
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (!account) {
     await mkdir(pgDir, { recursive: true, mode: 0o700 });
     return pgDir;
@@ -147,15 +149,9 @@ async function replaceWithLink(pgDir: string, clusterDir: string) {
 }
 
 function postgresAccount(): Account {
-  const lookUp = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  try {
-    return { uid: lookUp('-u'), gid: lookUp('-g') };
-  } catch {
-    // PostgreSQL refuses to run as root: it needs an account of its own
-    execFileSync('groupadd', ['--system', 'postgres']);
-    execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres']);
-    return { uid: lookUp('-u'), gid: lookUp('-g') };
-  }
+  // PostgreSQL refuses to run as root: it needs an account of its own
+  const { uid, gid } = ensureSystemAccount('postgres');
+  return { uid, gid };
 }
 
 /** initdb and the server report readiness in English only under this message locale. */

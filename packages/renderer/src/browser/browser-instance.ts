@@ -1,14 +1,13 @@
 // One Chromium process tree with its own throwaway profile directory. Knows how to start, how
 // to stop politely, and how to make sure nothing of it is left running.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { RenderError } from '../errors.ts';
+import { browserAccount, browserCommand, browserEnvironment, makeBrowserDirs, SETPRIV } from './browser-account.ts';
 import { coalesceWrites, readThroughPipeReader } from './devtools-pipe.ts';
 import { headlessMode, launchFlags } from './launch-flags.ts';
-import { PROFILE_PREFIX } from './stale-profiles.ts';
 
 export interface LaunchOptions {
   executablePath: string;
@@ -37,18 +36,31 @@ export class BrowserInstance {
   }
 
   static async launch(options: LaunchOptions): Promise<BrowserInstance> {
-    const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
+    const account = browserAccount();
+    const dirs = await makeBrowserDirs(account).catch((error: unknown) => {
+      throw new RenderError('renderer_failure', 'browser_launch_failed', 'Chromium did not start', { cause: error });
+    });
+    const { userDataDir } = dirs;
+    const headless = headlessMode(options.executablePath);
+    // puppeteer's own flags, computed here because the command puppeteer starts is the account
+    // switch in front of Chromium; ours come last, and Chromium's popup blocker stays on
+    // (window.open without a user gesture does nothing)
+    const chromiumArgs = [
+      ...puppeteer.defaultArgs({ headless, args: launchFlags(userDataDir) }).filter((arg) => arg !== '--disable-popup-blocking'),
+      // DevTools over a pipe: no debugging port that page content could reach
+      '--remote-debugging-pipe',
+    ];
+    const command = browserCommand(account, options.executablePath, chromiumArgs, existsSync(SETPRIV));
     let browser: Browser;
     try {
       browser = await puppeteer.launch({
-        executablePath: options.executablePath,
-        headless: headlessMode(options.executablePath),
-        // DevTools over a pipe: no debugging port that page content could reach
+        executablePath: command.executablePath,
+        ignoreDefaultArgs: true,
+        args: command.args,
+        env: browserEnvironment(dirs),
+        headless,
         pipe: true,
         timeout: options.launchTimeoutMs,
-        args: launchFlags(userDataDir),
-        // keep Chromium's popup blocker: window.open without a user gesture does nothing
-        ignoreDefaultArgs: ['--disable-popup-blocking'],
         defaultViewport: null,
         handleSIGINT: false,
         handleSIGTERM: false,

@@ -26,8 +26,8 @@ const DEAD_PROXY = 'http://proxy.svc.invalid:9';
 
 export function launchFlags(userDataDir: string): string[] {
   return [
-    // runs as root in the container; the job context and the flags below are the sandbox
-    '--no-sandbox',
+    // no --no-sandbox: Chromium's own sandbox is on, the browser runs as an unprivileged
+    // account (browser-account.ts); the job context and the flags below are layers around it
     '--disable-gpu',
     '--disable-dev-shm-usage',
     '--no-first-run',

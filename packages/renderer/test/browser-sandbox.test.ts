@@ -1,0 +1,208 @@
+// Chromium's own sandbox, seen from the outside: what /proc shows of the browser and its
+// renderers while a render runs, what their environment holds, and what the browser's account
+// can read of the service. The service's secrets are planted in this process's environment
+// before the browser starts, as the worker would have them.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { Renderer, RenderError } from '../src/index.ts';
+
+const SECRETS = {
+  SVC_SIGNING_SECRET: 'canary-signing-secret-7f3a',
+  DATABASE_URL: 'postgres://svc:canary-db-password@127.0.0.1:1/svc',
+  AWS_SECRET_ACCESS_KEY: 'canary-aws-secret-9c21',
+  SVC_AI_API_KEY: 'canary-ai-key-5d0e',
+};
+const TENANT_SECRET = 'canary-tenant-file-0b7c';
+const viewport = { width: 800, height: 600, device_scale_factor: 1 };
+
+let renderer: Renderer;
+/** stands in for SVC_DATA_DIR: private to the service's user, as the service keeps it */
+let dataDir: string;
+const saved: Record<string, string | undefined> = {};
+
+beforeAll(async () => {
+  for (const [name, value] of Object.entries(SECRETS)) {
+    saved[name] = process.env[name];
+    process.env[name] = value;
+  }
+  dataDir = mkdtempSync(join(tmpdir(), 'svc-sandbox-data-'));
+  writeFileSync(join(dataDir, 'tenant.html'), `<p>${TENANT_SECRET}</p>`, { mode: 0o600 });
+  renderer = await Renderer.start({ concurrency: 1, warmSandboxes: 0 });
+});
+
+afterAll(async () => {
+  await renderer?.close();
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface ProcessStatus {
+  uids: number[];
+  seccomp: number;
+  noNewPrivs: number;
+}
+
+function status(pid: number): ProcessStatus {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => text.match(new RegExp(`^${name}:\\s*(.*)$`, 'm'))?.[1] ?? '';
+  return { uids: field('Uid').split(/\s+/).map(Number), seccomp: Number(field('Seccomp')), noNewPrivs: Number(field('NoNewPrivs')) };
+}
+
+/** The browser and every process below it, by walking parent ids in /proc. */
+function processTree(rootPid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // ended while we looked
+    }
+  }
+  const tree = [rootPid];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (tree.includes(parent) && !tree.includes(pid)) {
+        tree.push(pid);
+        grew = true;
+      }
+    }
+  }
+  return tree;
+}
+
+/** A process's command line as one string: Chromium's children rewrite theirs into a single space-separated one. */
+const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+
+/** Runs `body` while a render with a script that keeps its renderer busy for a few seconds is in flight. */
+async function duringRender<T>(body: (browserPid: number) => Promise<T>): Promise<T> {
+  const rendering = renderer.renderPdf({
+    html: '<p>busy</p><script>const until = Date.now() + 4000; while (Date.now() < until) {}</script>',
+    pdf: {},
+    viewport,
+    javascript: 'enabled',
+  });
+  try {
+    const browserPid = renderer.status().browserPid;
+    expect(browserPid).not.toBeNull();
+    return await body(browserPid!);
+  } finally {
+    await rendering;
+  }
+}
+
+async function waitForRenderer(browserPid: number): Promise<number> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const found = processTree(browserPid).find((pid) => {
+      try {
+        return commandLine(pid).includes(' --type=renderer ');
+      } catch {
+        return false;
+      }
+    });
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('no renderer process appeared');
+}
+
+test('the browser runs with its own sandbox on, as a non-root account, with no new privileges', async () => {
+  await duringRender(async (browserPid) => {
+    expect(commandLine(browserPid)).not.toContain(' --no-sandbox');
+    const browser = status(browserPid);
+    expect(browser.uids.every((uid) => uid !== 0)).toBe(true);
+    if (process.getuid?.() !== 0) expect(browser.uids[0]).toBe(process.getuid?.());
+    expect(browser.noNewPrivs).toBe(1);
+    // Chromium filters its children's system calls, not its own: the browser process has no
+    // seccomp filter (0); the account, no_new_privs and the renderers' filter are its boundary
+    expect(browser.seccomp).toBe(0);
+  });
+});
+
+test('a renderer is seccomp-filtered, has no new privileges and sits in its own user and PID namespaces', async () => {
+  await duringRender(async (browserPid) => {
+    const rendererPid = await waitForRenderer(browserPid);
+    expect(commandLine(rendererPid)).not.toContain(' --no-sandbox');
+    const rendererStatus = status(rendererPid);
+    expect(rendererStatus.uids.every((uid) => uid !== 0)).toBe(true);
+    expect(rendererStatus.seccomp).toBe(2);
+    expect(rendererStatus.noNewPrivs).toBe(1);
+    for (const namespace of ['user', 'pid']) {
+      expect(readlinkSync(`/proc/${rendererPid}/ns/${namespace}`)).not.toBe(readlinkSync(`/proc/self/ns/${namespace}`));
+    }
+  });
+});
+
+test("no process of the browser holds the service's variables in its environment", async () => {
+  await duringRender(async (browserPid) => {
+    await waitForRenderer(browserPid);
+    const tree = processTree(browserPid);
+    expect(tree.length).toBeGreaterThan(2);
+    for (const pid of tree) {
+      let environment: string;
+      try {
+        environment = readFileSync(`/proc/${pid}/environ`, 'utf8');
+      } catch (error) {
+        // a process that ended while we walked the tree has nothing left to show
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH') continue;
+        throw error;
+      }
+      const names = environment.split('\0').filter(Boolean).map((line) => line.slice(0, line.indexOf('=')));
+      for (const [name, value] of Object.entries(SECRETS)) {
+        expect(names).not.toContain(name);
+        expect(environment).not.toContain(value);
+      }
+      expect(names.filter((name) => name.startsWith('SVC_') || name.startsWith('AWS_'))).toEqual([]);
+      // its home and temporary directory are the profile's own
+      if (pid === browserPid) {
+        expect(names.sort()).toEqual(expect.arrayContaining(['HOME', 'PATH', 'TMPDIR']));
+        expect(environment).toContain(`HOME=${renderer.status().userDataDir}/`);
+      }
+    }
+  });
+});
+
+test("the browser's account cannot read the service's private files or its environment", async () => {
+  await duringRender(async (browserPid) => {
+    const [uid] = status(browserPid).uids;
+    const gid = Number(readFileSync(`/proc/${browserPid}/status`, 'utf8').match(/^Gid:\s*(\d+)/m)![1]);
+    // as the browser's account, the way a process that escaped the renderer would run
+    const readAs = (path: string) =>
+      execFileSync('/usr/bin/setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', 'cat', path], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    if (process.getuid?.() === 0) {
+      expect(() => readAs(join(dataDir, 'tenant.html'))).toThrow(/Permission denied/);
+      expect(() => readAs(`/proc/${process.pid}/environ`)).toThrow(/Permission denied/);
+    }
+    // the profile is the account's own, closed to everyone else
+    const profile = renderer.status().userDataDir!;
+    const owner = execFileSync('stat', ['-c', '%u %a', profile], { encoding: 'utf8' }).trim();
+    expect(owner).toBe(`${uid} 700`);
+  });
+});
+
+test('a page with script on that reaches for the data directory through file: gets nothing', async () => {
+  const target = `file://${join(dataDir, 'tenant.html')}`;
+  const html = `<p id="out">none</p><script>
+    const out = document.getElementById('out');
+    fetch(${JSON.stringify(target)}).then((r) => r.text()).then((t) => { out.textContent = t; }).catch(() => {});
+    const x = new XMLHttpRequest();
+    try { x.open('GET', ${JSON.stringify(target)}, false); x.send(); out.textContent += x.responseText; } catch {}
+    const f = document.createElement('iframe'); f.src = ${JSON.stringify(target)}; document.body.appendChild(f);
+  </script>`;
+  const result = await renderer.renderPdf({ html, pdf: {}, viewport, javascript: 'enabled' }).then(
+    (output) => ({ text: execFileSync('pdftotext', ['-', '-'], { input: output.bytes }).toString(), error: null }),
+    (error: unknown) => ({ text: '', error }),
+  );
+  // refused as a blocked request, or rendered without a byte of the file
+  if (result.error) expect(result.error instanceof RenderError && result.error.code).toBe('blocked_request');
+  expect(result.text).not.toContain(TENANT_SECRET);
+});
