@@ -9,7 +9,7 @@
 // Ctrl-C, which reaches every process of the foreground group, does not stop it early.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createServiceContext, createSignInLink, ensureDemoAccount, jsonLogger, loadConfig } from '@svc/core';
+import { createServiceContext, createSignInLink, ensureDemoAccount, jsonLogger, loadConfig, sealDataDir } from '@svc/core';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
 
@@ -38,9 +38,12 @@ process.on('SIGTERM', () => void stop(0));
 process.on('SIGHUP', () => void stop(0));
 
 try {
+  const dataDir = process.env.SVC_DATA_DIR ?? '.data';
+  // the embedded cluster and the tenants' files: for the service's user only
+  if (!process.env.DATABASE_URL || !loadConfig().s3) await sealDataDir(dataDir);
   database = await resolveDatabase({
     url: process.env.DATABASE_URL,
-    dataDir: process.env.SVC_DATA_DIR ?? '.data',
+    dataDir,
     port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : undefined,
     log: (message) => logger.info(message),
   });

@@ -11,6 +11,7 @@ import {
   recoverTemplateMessages,
   recoverWebhookDeliveries,
   releaseLostTaskLocks,
+  sealDataDir,
   startHeartbeat,
   warnIfEgressAllowlisted,
   workerApplicationName,
@@ -18,6 +19,7 @@ import {
 import { createDb } from '@svc/db';
 import { EventEmitter } from 'node:events';
 import { availableParallelism } from 'node:os';
+import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Logger, run, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
@@ -47,6 +49,8 @@ process.on('SIGTERM', requestStop);
 process.on('SIGINT', requestStop);
 const config = loadConfig();
 warnIfEgressAllowlisted(config, logger);
+// the tenants' files are the service's user's only; the browser runs as another account
+if (!config.s3) await sealDataDir(dirname(config.filesDir));
 const db = createDb({ url, poolSize: 6 });
 const renderEngine = chromiumEngine({ config, logger });
 const ctx = createServiceContext({ db, logger, config, renderEngine });

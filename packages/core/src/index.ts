@@ -80,6 +80,7 @@ export * from './status/status-rules.ts';
 export * from './shared/config.ts';
 export * from './storage/local-storage.ts';
 export * from './storage/s3-storage.ts';
+export { sealDataDir } from './storage/seal-data-dir.ts';
 export * from './storage/storage-from-config.ts';
 export * from './ports/completion-waiter.ts';
 export * from './ports/object-storage.ts';

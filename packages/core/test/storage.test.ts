@@ -1,7 +1,7 @@
 // The same behaviour from both storage drivers: the local disk and an S3-compatible store
 // (a real s3rver over HTTP on 127.0.0.1).
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -142,5 +142,17 @@ describe('s3 driver', () => {
     const elsewhere = new S3Storage({ bucket: 'no-such-bucket', region: s3.region, endpoint: s3.endpoint, credentials: s3.credentials });
     s3Stores.push(elsewhere);
     await expect(elsewhere.open('acct/job-1.pdf')).rejects.toThrow();
+  });
+});
+
+describe('local driver permissions', () => {
+  it("keeps files for the service's user only: 0700 folders, 0600 files", async () => {
+    const root = join(localRoot, `private-${randomBytes(4).toString('hex')}`);
+    const store = new LocalStorage(root);
+    await store.put('renders/acct/file.pdf', Buffer.from('%PDF'));
+    const mode = async (path: string) => ((await stat(path)).mode & 0o777).toString(8);
+    expect(await mode(root)).toBe('700');
+    expect(await mode(join(root, 'renders', 'acct'))).toBe('700');
+    expect(await mode(join(root, 'renders', 'acct', 'file.pdf'))).toBe('600');
   });
 });

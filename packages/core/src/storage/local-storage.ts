@@ -24,9 +24,10 @@ export class LocalStorage implements ObjectStorage {
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const path = this.#path(key);
-    await mkdir(dirname(path), { recursive: true });
+    // the service's user only: the data directory is sealed (seal-data-dir.ts), its files too
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, bytes);
+    await writeFile(temporary, bytes, { mode: 0o600 });
     await rename(temporary, path);
   }
 
