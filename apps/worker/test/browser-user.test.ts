@@ -55,7 +55,7 @@ test("the worker seals its data directory, and its browser can read neither that
   const browserPid = Number(/"message":"browser launched","pid":(\d+)/.exec(worker.output())?.[1]);
   expect(browserPid).toBeGreaterThan(0);
   const status = readFileSync(`/proc/${browserPid}/status`, 'utf8');
-  const [uid] = status.match(/^Uid:\s*(.*)$/m)![1].split(/\s+/).map(Number);
+  const uid = Number(status.match(/^Uid:\s*(\d+)/m)![1]);
   const gid = Number(status.match(/^Gid:\s*(\d+)/m)![1]);
   expect(status).toMatch(/^NoNewPrivs:\s*1$/m);
   if (process.getuid?.() === 0) {
