@@ -5,7 +5,8 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { RenderError } from '../errors.ts';
-import { browserAccount, browserCommand, browserEnvironment, makeBrowserDirs, SETPRIV } from './browser-account.ts';
+import type { SystemAccount } from '@svc/db/system-account';
+import { browserAccount, browserCommand, type BrowserDirs, browserEnvironment, makeBrowserDirs, SETPRIV } from './browser-account.ts';
 import { coalesceWrites, readThroughPipeReader } from './devtools-pipe.ts';
 import { headlessMode, launchFlags } from './launch-flags.ts';
 
@@ -36,10 +37,14 @@ export class BrowserInstance {
   }
 
   static async launch(options: LaunchOptions): Promise<BrowserInstance> {
-    const account = browserAccount();
-    const dirs = await makeBrowserDirs(account).catch((error: unknown) => {
-      throw new RenderError('renderer_failure', 'browser_launch_failed', 'Chromium did not start', { cause: error });
-    });
+    let account: SystemAccount | null;
+    let dirs: BrowserDirs;
+    try {
+      account = browserAccount();
+      dirs = await makeBrowserDirs(account);
+    } catch (error) {
+      throw launchFailed(error);
+    }
     const { userDataDir } = dirs;
     const headless = headlessMode(options.executablePath);
     // puppeteer's own flags, computed here because the command puppeteer starts is the account
@@ -50,9 +55,9 @@ export class BrowserInstance {
       // DevTools over a pipe: no debugging port that page content could reach
       '--remote-debugging-pipe',
     ];
-    const command = browserCommand(account, options.executablePath, chromiumArgs, existsSync(SETPRIV));
     let browser: Browser;
     try {
+      const command = browserCommand(account, options.executablePath, chromiumArgs, existsSync(SETPRIV));
       browser = await puppeteer.launch({
         executablePath: command.executablePath,
         ignoreDefaultArgs: true,
@@ -68,7 +73,7 @@ export class BrowserInstance {
       });
     } catch (error) {
       await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
-      throw new RenderError('renderer_failure', 'browser_launch_failed', 'Chromium did not start', { cause: error });
+      throw launchFailed(error);
     }
     const instance = new BrowserInstance(browser, userDataDir);
     // the DevTools pipe (puppeteer's `pipe: true` gives the child fd 3 to read, fd 4 to write)
@@ -111,6 +116,10 @@ export class BrowserInstance {
     }
     await rm(this.userDataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
   }
+}
+
+function launchFailed(cause: unknown): RenderError {
+  return new RenderError('renderer_failure', 'browser_launch_failed', 'Chromium did not start', { cause });
 }
 
 /**
