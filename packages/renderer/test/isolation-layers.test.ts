@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type BrowserContextOptions } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { accountLaunchOptions, browserAccount, makeBrowserDirs } from '../src/browser/browser-account.ts';
 import { DEFAULT_CHROMIUM_PATH, headlessMode, launchFlags } from '../src/browser/launch-flags.ts';
 
 const chromiumPath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
@@ -33,14 +34,11 @@ beforeAll(async () => {
     canaryHits += 1;
   });
   await new Promise<void>((resolve) => udp.bind(port, '127.0.0.1', resolve));
-  profile = mkdtempSync(join(tmpdir(), 'svc-layers-test-'));
-  browser = await puppeteer.launch({
-    executablePath: chromiumPath,
-    headless: headlessMode(chromiumPath),
-    pipe: true,
-    args: launchFlags(profile),
-    ignoreDefaultArgs: ['--disable-popup-blocking'],
-  });
+  // as the renderer starts it (its own account and sandbox), minus everything above the flags
+  const account = browserAccount();
+  const dirs = await makeBrowserDirs(account);
+  profile = dirs.userDataDir;
+  browser = await puppeteer.launch(accountLaunchOptions({ executablePath: chromiumPath, flags: launchFlags(profile), account, dirs }));
 });
 
 afterAll(async () => {

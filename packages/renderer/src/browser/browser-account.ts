@@ -3,10 +3,13 @@
 // user, whose files the service already keeps private (see sealDataDir). Either way the browser
 // starts with no new privileges, in directories of its own, and with an environment that names
 // nothing of the service: a renderer exploit finds no credential to read and no tenant's file.
+import { existsSync } from 'node:fs';
 import { chown, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSystemAccount, type SystemAccount } from '@svc/db/system-account';
+import puppeteer, { type LaunchOptions } from 'puppeteer-core';
+import { headlessMode } from './launch-flags.ts';
 import { PROFILE_PREFIX } from './stale-profiles.ts';
 
 export const BROWSER_ACCOUNT = 'svc-chromium';
@@ -70,6 +73,31 @@ export function browserEnvironment(dirs: BrowserDirs, from: NodeJS.ProcessEnv = 
 export interface BrowserCommand {
   executablePath: string;
   args: string[];
+}
+
+/**
+ * puppeteer's launch options for Chromium with these flags, as the browser's account, in its
+ * own directories and environment. puppeteer's own default flags are computed here, because
+ * the command puppeteer starts is the account switch in front of Chromium; the given flags
+ * come last, and Chromium's popup blocker stays on (window.open without a user gesture does
+ * nothing).
+ */
+export function accountLaunchOptions(options: { executablePath: string; flags: string[]; account: SystemAccount | null; dirs: BrowserDirs }) {
+  const headless = headlessMode(options.executablePath);
+  const chromiumArgs = [
+    ...puppeteer.defaultArgs({ headless, args: options.flags }).filter((arg) => arg !== '--disable-popup-blocking'),
+    // DevTools over a pipe: no debugging port that page content could reach
+    '--remote-debugging-pipe',
+  ];
+  const command = browserCommand(options.account, options.executablePath, chromiumArgs, existsSync(SETPRIV));
+  return {
+    executablePath: command.executablePath,
+    ignoreDefaultArgs: true,
+    args: command.args,
+    env: browserEnvironment(options.dirs),
+    headless,
+    pipe: true,
+  } satisfies LaunchOptions;
 }
 
 /**

@@ -1,14 +1,13 @@
 // One Chromium process tree with its own throwaway profile directory. Knows how to start, how
 // to stop politely, and how to make sure nothing of it is left running.
-import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { RenderError } from '../errors.ts';
 import type { SystemAccount } from '@svc/db/system-account';
-import { browserAccount, browserCommand, type BrowserDirs, browserEnvironment, makeBrowserDirs, SETPRIV } from './browser-account.ts';
+import { accountLaunchOptions, browserAccount, type BrowserDirs, makeBrowserDirs } from './browser-account.ts';
 import { coalesceWrites, readThroughPipeReader } from './devtools-pipe.ts';
-import { headlessMode, launchFlags } from './launch-flags.ts';
+import { launchFlags } from './launch-flags.ts';
 
 export interface LaunchOptions {
   executablePath: string;
@@ -46,25 +45,10 @@ export class BrowserInstance {
       throw launchFailed(error);
     }
     const { userDataDir } = dirs;
-    const headless = headlessMode(options.executablePath);
-    // puppeteer's own flags, computed here because the command puppeteer starts is the account
-    // switch in front of Chromium; ours come last, and Chromium's popup blocker stays on
-    // (window.open without a user gesture does nothing)
-    const chromiumArgs = [
-      ...puppeteer.defaultArgs({ headless, args: launchFlags(userDataDir) }).filter((arg) => arg !== '--disable-popup-blocking'),
-      // DevTools over a pipe: no debugging port that page content could reach
-      '--remote-debugging-pipe',
-    ];
     let browser: Browser;
     try {
-      const command = browserCommand(account, options.executablePath, chromiumArgs, existsSync(SETPRIV));
       browser = await puppeteer.launch({
-        executablePath: command.executablePath,
-        ignoreDefaultArgs: true,
-        args: command.args,
-        env: browserEnvironment(dirs),
-        headless,
-        pipe: true,
+        ...accountLaunchOptions({ executablePath: options.executablePath, flags: launchFlags(userDataDir), account, dirs }),
         timeout: options.launchTimeoutMs,
         defaultViewport: null,
         handleSIGINT: false,
