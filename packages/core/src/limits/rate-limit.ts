@@ -16,8 +16,8 @@ export const rateLimits = {
   template_preview: { rate: 4, burst: 20 },
   /** Unbilled renders per account (version comparisons, adapt layouts): eight at once, then one every two seconds. */
   unbilled_render: { rate: 1 / 2, burst: 8 },
-  /** Seconds of template evaluation per account: ten held (a 200-row batch at 50 ms a row), half a second back per second (evaluation-budget.ts). */
-  template_evaluation: { rate: 1 / 2, burst: 10 },
+  /** Seconds of sandbox work evaluating templates per account: five held, half a second back per second (evaluation-budget.ts). */
+  template_evaluation: { rate: 1 / 2, burst: 5 },
   /** Image uploads per principal: five per second, idle burst of twenty-five (the spec names no figure). */
   image_asset_upload: { rate: 5, burst: 25 },
   /** Brand kit logo and font uploads and replacements per principal: as image uploads. */
@@ -80,15 +80,15 @@ export async function spendRateToken(db: DbOrTx, name: RateLimitName, subject: s
 
 const bucketKey = (name: RateLimitName, subject: string) => `${name}:${subject}`;
 
-/** One statement: refill by elapsed time, take `amount`, report what is left (negative: short). */
+/** One statement: refill by elapsed time, take `amount` (negative gives back, up to the burst), report what is left (negative: short). */
 async function change(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number, floor: number): Promise<number> {
   const bucket = rateLimits[name];
   const rows = await db.$queryRaw<{ tokens: number }[]>`
     INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
-    VALUES (${bucketKey(name, subject)}, ${bucket.burst - amount}, ${now})
+    VALUES (${bucketKey(name, subject)}, ${Math.min(bucket.burst, bucket.burst - amount)}, ${now})
     ON CONFLICT (key) DO UPDATE SET
-      tokens = GREATEST(-${floor}::float8,
-        LEAST(${bucket.burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - b.updated_at))) * ${bucket.rate}::float8) - ${amount}),
+      tokens = LEAST(${bucket.burst}::float8, GREATEST(-${floor}::float8,
+        LEAST(${bucket.burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - b.updated_at))) * ${bucket.rate}::float8) - ${amount})),
       updated_at = GREATEST(b.updated_at, ${now}::timestamptz)
     RETURNING tokens`;
   return rows[0]?.tokens ?? 0;

@@ -2,11 +2,15 @@
 // batch row, preview, comparison or new version evaluates its source in the sandbox (up to about
 // a second each) before a render token or a credit is spent, and a failed evaluation spends
 // neither. So evaluation has a budget of its own per account, in seconds of sandbox work
-// (rate-limit.ts, template_evaluation): a little is taken before each evaluation, which is
-// refused with 429 rate_limited once the account's seconds are spent, and the time a sandbox
-// worker actually spent is charged after it, whether the evaluation succeeded or failed.
+// (rate-limit.ts, template_evaluation): a quarter of a second is taken before each evaluation,
+// refused with 429 rate_limited when the account has not that much left, and when it ends the
+// time a sandbox worker actually spent is charged instead, whether the evaluation succeeded or
+// failed (the budget may run into a debt of its size, which later evaluations wait out). The
+// sandbox pool serves accounts in turns and never gives one account every worker, so what an
+// account has in flight delays only its own work.
 import { spendRateAmount, takeRateAmount } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
 
 /** The account an evaluation is done for, and where its budget is kept. */
 export interface EvaluationAccount {
@@ -20,8 +24,8 @@ export interface EvaluationTenancy {
   onWork: (ms: number) => void;
 }
 
-/** Seconds taken before an evaluation: an account with less than this left is refused. */
-const upfrontSeconds = 0.05;
+/** Seconds taken before an evaluation: twenty renders at once (the render burst) fit in a full budget. */
+const upfrontSeconds = 0.25;
 
 /**
  * Runs `evaluate` within the account's evaluation budget: 429 rate_limited when it is spent.
@@ -35,11 +39,38 @@ export async function meteredEvaluation<T>(
 ): Promise<T> {
   const { ctx, accountId } = account;
   const taken = refuse ? upfrontSeconds : 0;
-  if (refuse) await takeRateAmount(ctx.db, 'template_evaluation', accountId, ctx.clock(), taken);
+  if (refuse) await takeHeld(ctx, accountId);
   let spentMs = 0;
   try {
     return await evaluate({ tenant: accountId, onWork: (ms) => (spentMs += ms) });
   } finally {
     await spendRateAmount(ctx.db, 'template_evaluation', accountId, ctx.clock(), spentMs / 1000 - taken);
+  }
+}
+
+/**
+ * Accounts refused lately, until when: while an account floods with evaluations it cannot pay
+ * for, its refusals are answered from this process's memory instead of the database, so the
+ * flood costs the service next to nothing. Refunds of evaluations still in flight may make
+ * room a little sooner; the account then waits its Retry-After, as it was told.
+ */
+const refusedUntil = new Map<string, number>();
+
+async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
+  const now = ctx.clock();
+  const until = refusedUntil.get(accountId);
+  if (until !== undefined && until > now.getTime()) {
+    throw new DomainError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) });
+  }
+  refusedUntil.delete(accountId);
+  try {
+    await takeRateAmount(ctx.db, 'template_evaluation', accountId, now, upfrontSeconds);
+  } catch (error) {
+    if (error instanceof DomainError && error.retryAfterSeconds !== undefined) {
+      // entries end with their wait; the map holds only accounts refused in the last minute
+      if (refusedUntil.size > 10_000) refusedUntil.clear();
+      refusedUntil.set(accountId, now.getTime() + error.retryAfterSeconds * 1000);
+    }
+    throw error;
   }
 }
