@@ -47,7 +47,6 @@ describe('template evaluation budget', () => {
     await Promise.all(loops);
 
     const refused = answers.filter((answer) => answer.status === 429);
-    console.log('FLOOD', answers.length, refused.length, idle, during);
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.every((answer) => answer.code === 'rate_limited' && Number(answer.retryAfter) >= 1)).toBe(true);
     // what was admitted failed evaluation, and nothing was rendered or spent
