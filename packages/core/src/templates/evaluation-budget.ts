@@ -74,11 +74,12 @@ async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
   try {
     await takeRateAmount(ctx.db, 'template_evaluation', accountId, now, upfrontSeconds);
   } catch (error) {
-    if (error instanceof DomainError && error.retryAfterSeconds !== undefined) {
+    const waitMs = error instanceof DomainError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : null;
+    if (waitMs !== null) {
       // entries end with their wait; the map holds only accounts refused in the last minute
       if (refusedUntil.size > 10_000) refusedUntil.clear();
-      refusedUntil.set(accountId, now.getTime() + error.retryAfterSeconds * 1000);
-      await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, error.retryAfterSeconds * 1000)));
+      refusedUntil.set(accountId, now.getTime() + waitMs);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, waitMs)));
     }
     throw error;
   }
