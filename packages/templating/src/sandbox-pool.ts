@@ -1,5 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { FairQueue } from './fair-queue.ts';
 
 /** The limits the worker enforces itself; size limits on inputs are checked before dispatch. */
 export interface SandboxLimits {
@@ -21,6 +22,14 @@ export type SandboxOutcome =
   | { ok: true; html: string }
   | { ok: false; code: string; line?: number; column?: number };
 
+/** Who an evaluation is for and what it cost: the pool is fair between tenants. */
+export interface SandboxTenancy {
+  /** the account the evaluation is for; omitted, the service's own work (fixed content) */
+  tenant?: string;
+  /** told the milliseconds a worker spent on the job, whatever its outcome */
+  onWork?: (ms: number) => void;
+}
+
 export interface SandboxPoolOptions {
   workers: number;
   /** Added to timeMs before the parent kills a worker whose VM ignores its own deadline. */
@@ -38,6 +47,9 @@ type WorkerMessage =
 interface Task {
   id: number;
   job: SandboxJob;
+  tenancy: SandboxTenancy;
+  /** when a worker took the task */
+  startedAt: number;
   resolve: (outcome: SandboxOutcome) => void;
   reject: (error: Error) => void;
 }
@@ -73,14 +85,14 @@ function sandboxWorkerUrl(): URL {
  */
 export class SandboxPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: Task[] = [];
+  private readonly queue = new FairQueue<Task>();
   private nextId = 1;
 
   constructor(private readonly options: SandboxPoolOptions) {}
 
-  run(job: SandboxJob): Promise<SandboxOutcome> {
+  run(job: SandboxJob, tenancy: SandboxTenancy = {}): Promise<SandboxOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.queue.push(tenancy.tenant, { id: this.nextId++, job, tenancy, startedAt: 0, resolve, reject });
       this.pump();
     });
   }
@@ -91,12 +103,21 @@ export class SandboxPool {
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
+    while (this.queue.waiting(this.perTenant())) {
       const idle = this.slots.filter((candidate) => candidate.task === null);
       const slot = idle.find((candidate) => candidate.ready) ?? idle[0] ?? this.spawnIfRoom();
       if (slot === null) return;
-      this.assign(slot, this.queue.shift() as Task);
+      this.assign(slot, this.queue.next(this.perTenant()) as Task);
     }
+  }
+
+  /**
+   * Workers one tenant may hold at once: all but one, so another account's evaluation always
+   * finds a worker free of the first account's work (a tenant's flood costs others no more
+   * than a turn on the spare worker), and tenants take turns at the rest.
+   */
+  private perTenant(): number {
+    return Math.max(1, this.options.workers - 1);
   }
 
   private spawnIfRoom(): Slot | null {
@@ -130,6 +151,7 @@ export class SandboxPool {
   }
 
   private assign(slot: Slot, task: Task): void {
+    task.startedAt = performance.now();
     slot.task = task;
     slot.ready = false;
     slot.worker.ref();
@@ -172,7 +194,13 @@ export class SandboxPool {
     const task = slot.task;
     slot.task = null;
     slot.worker.unref();
-    if (task !== null) finish(task);
+    if (task === null) return;
+    this.queue.done(task.tenancy.tenant);
+    try {
+      task.tenancy.onWork?.(performance.now() - task.startedAt);
+    } finally {
+      finish(task);
+    }
   }
 
   private kill(slot: Slot, outcome: SandboxOutcome | null): void {

@@ -64,7 +64,7 @@ export async function evaluateMember(
   input: { source: string; data: Record<string, unknown>; field: string; brand: BrandValues | null },
 ): Promise<{ html: string; assetIds: string[] }> {
   try {
-    const html = await evaluateSource(input.source, input.data, 'template_id', input.brand);
+    const html = await evaluateSource(input.source, input.data, 'template_id', input.brand, { ctx, accountId });
     return { html, assetIds: await checkAssetReferences(ctx.db, accountId, html, 'template_id') };
   } catch (error) {
     throw pointedAt(error, input.field);

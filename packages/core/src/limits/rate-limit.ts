@@ -14,6 +14,10 @@ export const rateLimits = {
   render_creation: { rate: 5, burst: 21 },
   /** Template preview and adapt share one bucket per principal: four per second, idle burst of twenty. */
   template_preview: { rate: 4, burst: 20 },
+  /** Unbilled renders per account (version comparisons, adapt layouts): eight at once, then one every two seconds. */
+  unbilled_render: { rate: 1 / 2, burst: 8 },
+  /** Seconds of sandbox work evaluating templates per account: five held, half a second back per second (evaluation-budget.ts). */
+  template_evaluation: { rate: 1 / 2, burst: 5 },
   /** Image uploads per principal: five per second, idle burst of twenty-five (the spec names no figure). */
   image_asset_upload: { rate: 5, burst: 25 },
   /** Brand kit logo and font uploads and replacements per principal: as image uploads. */
@@ -76,15 +80,15 @@ export async function spendRateToken(db: DbOrTx, name: RateLimitName, subject: s
 
 const bucketKey = (name: RateLimitName, subject: string) => `${name}:${subject}`;
 
-/** One statement: refill by elapsed time, take `amount`, report what is left (negative: short). */
+/** One statement: refill by elapsed time, take `amount` (negative gives back, up to the burst), report what is left (negative: short). */
 async function change(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number, floor: number): Promise<number> {
   const bucket = rateLimits[name];
   const rows = await db.$queryRaw<{ tokens: number }[]>`
     INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
-    VALUES (${bucketKey(name, subject)}, ${bucket.burst - amount}, ${now})
+    VALUES (${bucketKey(name, subject)}, ${Math.min(bucket.burst, bucket.burst - amount)}, ${now})
     ON CONFLICT (key) DO UPDATE SET
-      tokens = GREATEST(-${floor}::float8,
-        LEAST(${bucket.burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - b.updated_at))) * ${bucket.rate}::float8) - ${amount}),
+      tokens = LEAST(${bucket.burst}::float8, GREATEST(-${floor}::float8,
+        LEAST(${bucket.burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - b.updated_at))) * ${bucket.rate}::float8) - ${amount})),
       updated_at = GREATEST(b.updated_at, ${now}::timestamptz)
     RETURNING tokens`;
   return rows[0]?.tokens ?? 0;
@@ -94,4 +98,21 @@ function refusal(bucket: TokenBucket, tokens: number, code: RateLimitCode = 'rat
   // rounded to the microsecond first, so float noise in the refill does not add a second
   const wait = Math.round(((0 - tokens) / bucket.rate) * 1e6) / 1e6;
   return new DomainError(code, { retryAfterSeconds: Math.max(1, Math.ceil(wait)) });
+}
+
+/**
+ * Takes `amount` from the named bucket of `subject` or throws 429 rate_limited with the time
+ * until that much is back; a refusal takes nothing. For buckets counted in units of work.
+ */
+export async function takeRateAmount(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number): Promise<void> {
+  const bucket = rateLimits[name];
+  const tokens = await change(db, name, subject, now, amount, bucket.burst);
+  if (tokens >= 0) return;
+  await db.$executeRaw`UPDATE rate_limit_buckets SET tokens = tokens + ${amount}::float8 WHERE key = ${bucketKey(name, subject)}`;
+  throw refusal(bucket, tokens);
+}
+
+/** Takes `amount` for work already done (negative gives back); the bucket may run into a debt of at most its burst. */
+export async function spendRateAmount(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number): Promise<void> {
+  await change(db, name, subject, now, amount, rateLimits[name].burst);
 }

@@ -35,9 +35,9 @@ export interface AdmittedRenderJob {
   now: Date;
 }
 
-/** 503 overloaded while the queue already holds SVC_MAX_RENDER_BACKLOG renders. */
-export async function refuseWhenOverloaded(ctx: ServiceContext): Promise<void> {
-  if (await backlogFull(ctx.db, ctx.config.maxRenderBacklog)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+/** 503 overloaded while the queue already holds SVC_MAX_RENDER_BACKLOG renders (or the smaller `bound` given). */
+export async function refuseWhenOverloaded(ctx: ServiceContext, bound = ctx.config.maxRenderBacklog): Promise<void> {
+  if (await backlogFull(ctx.db, bound)) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
 }
 
 /**
@@ -98,8 +98,7 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
     SELECT live.account, live.key, (SELECT bucket::text FROM taken) AS bucket, ${creditLeft(accountId)} AS left,
            (SELECT count(*)::int FROM woken) AS woken
       FROM live`;
-  if ((row?.account ?? 0) >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
-  if ((row?.key ?? 0) >= keyConcurrency) throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+  refuseOverLiveLimits(row ?? { account: 0, key: 0 });
   if (row?.bucket) return jobId;
 
   // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
@@ -107,6 +106,12 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
   await reserveCredit(tx, credit);
   await tx.$queryRaw`WITH admitted AS (SELECT 1), ${recorded(Prisma.sql`admitted`)} SELECT count(*)::int AS woken FROM woken`;
   return jobId;
+}
+
+/** 429 account_concurrency_limited or key_concurrency_limited when live counts are at their limits. */
+export function refuseOverLiveLimits(live: { account: number; key: number }): void {
+  if (live.account >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+  if (live.key >= keyConcurrency) throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
 }
 
 /** Whether the queue already holds `bound` jobs; counts no further than that. */

@@ -46,7 +46,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
     source: saved ? saved.source : isTemplateHtml(request) ? request.html : undefined,
     sourceField: saved ? 'template_id' : 'html',
   });
-  const spec = await buildRenderSpec(kind, request, saved, brand);
+  const spec = await buildRenderSpec(kind, request, saved, brand, { ctx, accountId: principal.accountId });
   // after template expansion: what the page will load is what must be owned
   const assetIds = await checkAssetReferences(ctx.db, principal.accountId, spec.html, saved ? 'template_id' : 'html');
 

@@ -32,7 +32,7 @@ export async function queueRender(db: DbOrTx, jobId: string, options: { bulk: bo
 export interface ClaimedJob {
   id: string;
   accountId: string;
-  /** a group member: bulk work */
+  /** a group member or unbilled work (credit none): bulk work */
   bulk: boolean;
   /** this claim's number, which fences the finish */
   attempts: number;
@@ -71,7 +71,8 @@ function claimOf(ctx: ServiceContext, taken: Prisma.Sql): Prisma.Sql {
            started_at = COALESCE(started_at, ${now})
       FROM ${taken} t
      WHERE j.id = t.job_id AND (j.status = 'queued' OR (j.status = 'running' AND j.lease_expires_at < ${now}))
-    RETURNING j.id, j.account_id, j.attempts, j.options, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html, j.group_id IS NOT NULL AS bulk`;
+    RETURNING j.id, j.account_id, j.attempts, j.options, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html,
+              (j.group_id IS NOT NULL OR j.credit = 'none') AS bulk`;
 }
 
 /** Takes one job by id (a second delivery, or another worker, finds nothing to do). */

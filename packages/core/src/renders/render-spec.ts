@@ -4,6 +4,7 @@ import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } f
 import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { evaluateSource } from '../templates/evaluate-source.ts';
+import type { EvaluationAccount } from '../templates/evaluation-budget.ts';
 import type { ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 import { savedRenderInput } from '../templates/saved-render-input.ts';
 import { canonicalJson, findCanvasPages } from '@svc/templating';
@@ -95,19 +96,20 @@ export async function buildRenderSpec(
   request: PdfRequest | ImageRequest,
   saved?: ResolvedTemplateVersion,
   brand: BrandValues | null = null,
+  account?: EvaluationAccount,
 ): Promise<RenderSpec> {
   let html: string;
   let effective = request;
   let template: RenderSpec['template'] = null;
   if (saved) {
-    const input = await savedRenderInput(saved, request, brand);
+    const input = await savedRenderInput(saved, request, brand, account);
     ({ html, request: effective } = input);
     template = { id: saved.templateId, version: saved.version, sizeId: input.sizeId, name: saved.templateName };
   } else {
     const source = request.html ?? '';
     const data = request.data ?? {};
     checkBrandData(data, brand);
-    html = isTemplateHtml(request) ? await evaluateSource(source, data, 'html', brand) : source;
+    html = isTemplateHtml(request) ? await evaluateSource(source, data, 'html', brand, account) : source;
   }
   const options = effectiveOptions(kind, effective);
   if (options.kind === 'pdf' && options.pages) await checkPages(html, options.pages);

@@ -4,6 +4,7 @@
 // takes the job up like any other.
 import type { TemplateOutput } from '@svc/contracts';
 import { findAssetReferences } from '../assets/asset-references.ts';
+import { admitUnbilledJob } from '../renders/admit-unbilled-render.ts';
 import { queueRender } from '../renders/render-queue.ts';
 import { effectiveOptions } from '../renders/render-spec.ts';
 import { runRenderJob } from '../renders/run-render-job.ts';
@@ -26,7 +27,10 @@ export interface RenderCandidateOptions {
   keyId: string | null;
   html: string;
   output: TemplateOutput;
-  /** hand the job to the worker's queue in the same transaction (a process without a browser); omitted, the caller runs it */
+  /**
+   * hand the job to the worker's queue in the same transaction (a process without a browser),
+   * admitted by the unbilled rule; omitted, the caller runs it
+   */
   queue?: boolean;
   /** default template-preview */
   filename?: string;
@@ -43,6 +47,7 @@ export async function createPreviewJob(ctx: ServiceContext, options: RenderCandi
   const assetIds = findAssetReferences(options.html, 'source');
   const now = ctx.clock();
   await ctx.db.$transaction(async (tx) => {
+    if (options.queue) await admitUnbilledJob(ctx, tx, { accountId: options.accountId, keyId: options.keyId });
     await tx.$executeRaw`
       WITH job AS (
         INSERT INTO render_jobs (id, account_id, key_id, kind, credit, filename, options, created_at)
@@ -51,7 +56,8 @@ export async function createPreviewJob(ctx: ServiceContext, options: RenderCandi
         RETURNING id)
       INSERT INTO render_inputs (job_id, html) SELECT id, ${options.html} FROM job`;
     if (assetIds.length > 0) await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;
-    if (options.queue) await queueRender(tx, jobId, { bulk: false });
+    // unbilled work waits behind every customer's single render
+    if (options.queue) await queueRender(tx, jobId, { bulk: true });
   });
   return jobId;
 }

@@ -1,6 +1,7 @@
 import type { adaptErrorCodes, TemplateAdaptRequest } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
 import { enqueue } from '../jobs/enqueue.ts';
+import { takeRateAmount } from '../limits/rate-limit.ts';
 import type { CanvasLayout } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -21,13 +22,16 @@ export interface AdaptTemplateOptions {
 
 /**
  * POST /v1/templates/adapt: deterministic, free, saves nothing, and uses the preview rate
- * limit; the layout runs in a sandbox of the caller's account (adaptSource).
+ * limit; the layout runs in a sandbox of the caller's account (adaptSource) and counts as one
+ * of the account's unbilled renders (admit-unbilled-render.ts; 429 once they are spent).
  */
 export async function adaptTemplate(ctx: ServiceContext, { principal, request }: AdaptTemplateOptions): Promise<AdaptedSize[]> {
   await takePreviewToken(ctx, principal);
   if (Buffer.byteLength(request.source, 'utf8') > maxSourceBytes) {
     throw new DomainError('template_source_limit', { details: [{ field: 'source', reason: 'Use a shorter value.' }] });
   }
+  // a canvas is laid out in a worker's browser, for no credit: one unbilled render of the account
+  if (readCanvas(request.source).kind === 'canvas') await takeRateAmount(ctx.db, 'unbilled_render', principal.accountId, ctx.clock(), 1);
   return adaptSource(ctx, request.source, request.sizes, principal.accountId);
 }
 

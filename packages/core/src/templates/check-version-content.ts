@@ -4,6 +4,7 @@ import { canonicalJson, evaluateTemplate, TemplateError } from '@svc/templating'
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema } from './data-schema.ts';
+import { type EvaluationAccount, meteredEvaluation } from './evaluation-budget.ts';
 
 export const maxSourceBytes = maxTemplateSourceBytes;
 /** All saved sizes of a version together, as JSON. */
@@ -16,6 +17,8 @@ export interface VersionContentInput {
   schema?: unknown;
   sizes?: SizeVariantInput[];
   inputMode: 'html' | 'blank';
+  /** the account saving the version: its syntax checks are charged to its evaluation budget */
+  account?: EvaluationAccount;
 }
 
 export interface VersionContent {
@@ -32,19 +35,20 @@ const fail = (code: ConstructorParameters<typeof DomainError>[0], field: string,
  * blank-mode template, the schema rules, and every saved size. The first problem found answers.
  */
 export async function checkVersionContent(input: VersionContentInput): Promise<VersionContent> {
-  await checkSource(input.source, 'source');
+  await checkSource(input.source, 'source', input.account);
   if (input.inputMode === 'blank' && readCanvas(input.source).kind !== 'canvas') throw fail('invalid_request', 'source');
   const schema = input.schema ?? null;
   compileDataSchema(schema);
-  const sizes = await checkSizes(input.sizes ?? []);
+  const sizes = await checkSizes(input.sizes ?? [], input.account);
   return { source: input.source, schema, sizes };
 }
 
 /** Size limit, then a syntax check (evaluated with empty data: only syntax errors are refused here). */
-async function checkSource(source: string, field: string): Promise<void> {
+async function checkSource(source: string, field: string, account: EvaluationAccount | undefined): Promise<void> {
   if (Buffer.byteLength(source, 'utf8') > maxSourceBytes) throw fail('template_source_limit', field, 'Use a shorter value.');
   try {
-    await evaluateTemplate({ source, data: {} });
+    if (account) await meteredEvaluation(account, (tenancy) => evaluateTemplate({ source, data: {}, ...tenancy }), { refuse: false });
+    else await evaluateTemplate({ source, data: {} });
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     if (error.code === 'template_syntax_error') {
@@ -55,7 +59,7 @@ async function checkSource(source: string, field: string): Promise<void> {
   }
 }
 
-async function checkSizes(sizes: SizeVariantInput[]): Promise<SizeVariant[]> {
+async function checkSizes(sizes: SizeVariantInput[], account: EvaluationAccount | undefined): Promise<SizeVariant[]> {
   if (sizes.length > maxSavedSizes) throw fail('template_sizes_too_many', 'sizes');
   if (Buffer.byteLength(JSON.stringify(sizes), 'utf8') > maxSizesBytes) throw fail('template_sizes_too_large', 'sizes', 'Use a shorter value.');
   const seen = new Set<string>();
@@ -72,7 +76,7 @@ async function checkSizes(sizes: SizeVariantInput[]): Promise<SizeVariant[]> {
     if (!Number.isInteger(size.height) || size.height < canvasHeight.min || size.height > canvasHeight.max) {
       throw fail('template_size_invalid_dimensions', at('height'));
     }
-    await checkSource(size.source, at('source'));
+    await checkSource(size.source, at('source'), account);
     const canvas = readCanvas(size.source);
     if (canvas.kind !== 'canvas' || canvas.canvas.width !== size.width || canvas.canvas.height !== size.height) {
       throw fail('template_size_canvas_mismatch', at('source'));

@@ -4,6 +4,7 @@ import { type Principal } from '../auth/principal.ts';
 import { selectBrandValues } from '../brand-kits/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
+import { takeUnbilledRenders } from '../renders/admit-unbilled-render.ts';
 import { createPreviewJob } from '../template-builds/render-candidate.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
 import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
@@ -36,18 +37,21 @@ const channelTolerance = 24;
  * Renders two versions of a template as images with the same data and marks the pixels that
  * changed. The renders are real jobs through the queue and the worker's browser, like an AI
  * candidate's preview: never billed (credit none), bounded by the preview rate limit (one
- * token per comparison), and kept in history like any job of the account.
+ * token per comparison) and the unbilled render rule (admit-unbilled-render.ts), rendered as
+ * bulk work, and kept in history like any job of the account.
  */
 export async function compareTemplateVersions(ctx: ServiceContext, options: CompareTemplateVersionsOptions): Promise<VersionComparison> {
   const { principal, templateId, versions, data, width, height } = options;
   await takePreviewToken(ctx, principal);
+  // both images are unbilled renders, taken together before any work
+  await takeUnbilledRenders(ctx, { accountId: principal.accountId, renders: 2 });
   await checkDataLimits(data);
   const images: Buffer[] = [];
   for (const version of versions) {
     const record = await getTemplateVersion(ctx, { accountId: principal.accountId, templateId, version: String(version) });
     validateData(compileDataSchema(record.schema), data);
     const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: record.source, sourceField: 'template_id' });
-    const html = await evaluateSource(record.source, data, 'template_id', brand);
+    const html = await evaluateSource(record.source, data, 'template_id', brand, { ctx, accountId: principal.accountId });
     await checkAssetReferences(ctx.db, principal.accountId, html, 'template_id');
     images.push(await renderSnapshot(ctx, principal.accountId, html, width, height));
   }

@@ -14,7 +14,7 @@ export interface CreateTemplateOptions {
 /** Saves a new template with version 1 (spec 4.5). input_mode is fixed at creation. */
 export async function createTemplate(ctx: ServiceContext, { accountId, request }: CreateTemplateOptions): Promise<TemplateWithContent> {
   const inputMode = request.input_mode ?? 'html';
-  const content = await checkVersionContent({ source: request.source, schema: request.schema, sizes: request.sizes, inputMode });
+  const content = await checkVersionContent({ source: request.source, schema: request.schema, sizes: request.sizes, inputMode, account: { ctx, accountId } });
   const now = ctx.clock();
   const id = newId(templateIdPrefix);
   const { template, latest } = await ctx.db.$transaction(async (tx) => {

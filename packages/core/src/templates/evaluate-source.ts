@@ -3,6 +3,7 @@ import { maxTemplateDataBytes } from '@svc/rules';
 import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError } from '@svc/templating';
 import { type BrandValues, templateBrand } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
+import { type EvaluationAccount, meteredEvaluation } from './evaluation-budget.ts';
 
 /**
  * Room the brand values take in the evaluated data (a name, 16 colours, logos and fonts): the
@@ -14,13 +15,22 @@ const brandLimits = { dataBytes: maxTemplateDataBytes + 64 * 1024, dataCollectio
  * Evaluates a template source with data in the sandbox. Data-limit errors point into the data
  * (spec 7: "data" followed by a JSON Pointer); the others at `sourceField` with line and column.
  * With a brand kit selected, templates also read `brand` (spec 2.8), added after the customer's
- * data passed its limits (callers check data.brand and the schema first).
+ * data passed its limits (callers check data.brand and the schema first). Customer work names
+ * its `account`: the evaluation is then within the account's budget (evaluation-budget.ts) and
+ * takes its turn among accounts in the sandbox; only the service's own fixed content omits it.
  */
-export async function evaluateSource(source: string, data: Record<string, unknown>, sourceField: string, brand: BrandValues | null = null): Promise<string> {
+export async function evaluateSource(
+  source: string,
+  data: Record<string, unknown>,
+  sourceField: string,
+  brand: BrandValues | null = null,
+  account?: EvaluationAccount,
+): Promise<string> {
   try {
     checkTemplateData(data);
-    if (brand) return (await evaluateTemplate({ source, data: { ...data, brand: templateBrand(brand) }, limits: brandLimits })).html;
-    return (await evaluateTemplate({ source, data })).html;
+    const input = brand ? { source, data: { ...data, brand: templateBrand(brand) }, limits: brandLimits } : { source, data };
+    if (!account) return (await evaluateTemplate(input)).html;
+    return await meteredEvaluation(account, async (tenancy) => (await evaluateTemplate({ ...input, ...tenancy })).html);
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     const field = error.code.startsWith('template_data_') ? `data${error.pointer ?? ''}` : sourceField;

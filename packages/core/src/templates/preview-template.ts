@@ -36,7 +36,7 @@ export async function previewTemplate(ctx: ServiceContext, { principal, request 
   checkBrandData(request.data, brand);
   await checkDataLimits(request.data);
   validateData(validator, request.data);
-  const html = await evaluateSource(request.source, request.data, 'source', brand);
+  const html = await evaluateSource(request.source, request.data, 'source', brand, { ctx, accountId: principal.accountId });
   // the same rule as a render: every asset reference in the output must be the account's
   await checkAssetReferences(ctx.db, principal.accountId, html, 'source');
   return { html };

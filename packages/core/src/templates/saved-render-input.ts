@@ -4,6 +4,7 @@ import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
 import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
+import type { EvaluationAccount } from './evaluation-budget.ts';
 import type { ResolvedTemplateVersion } from './resolve-template-version.ts';
 
 export interface SavedRenderInput {
@@ -22,7 +23,12 @@ const invalid = (field: string) => new DomainError('invalid_request', { details:
  * evaluated, with the selected brand kit's values as `brand`. Source errors point at template_id
  * with line and column.
  */
-export async function savedRenderInput(resolved: ResolvedTemplateVersion, request: PdfRequest | ImageRequest, brand: BrandValues | null = null): Promise<SavedRenderInput> {
+export async function savedRenderInput(
+  resolved: ResolvedTemplateVersion,
+  request: PdfRequest | ImageRequest,
+  brand: BrandValues | null = null,
+  account?: EvaluationAccount,
+): Promise<SavedRenderInput> {
   const data = request.data ?? {};
   const { source, overrides, request: sized, sizeId } = selectSize(resolved, request);
   checkBrandData(data, brand);
@@ -30,7 +36,7 @@ export async function savedRenderInput(resolved: ResolvedTemplateVersion, reques
   await checkDataLimits(data);
   validateData(validator, data);
   // a size's own data_overrides are the template author's: the kit's brand values replace any brand in them
-  const html = await evaluateSource(source, overrides ? mergeData(data, overrides) : data, 'template_id', brand);
+  const html = await evaluateSource(source, overrides ? mergeData(data, overrides) : data, 'template_id', brand, account);
   return { html, request: sized, sizeId };
 }
 

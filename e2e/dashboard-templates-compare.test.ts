@@ -1,0 +1,78 @@
+// The dashboard's version comparison renders two real images for no credit: replayed in
+// parallel it is refused past the account's unbilled render budget (rate_limited), and another
+// account's PDF renders keep their latency meanwhile (the admitted images wait as bulk work).
+import type { Locator } from '@playwright/test';
+import { describe, expect, it } from 'vitest';
+import { api, newAccount, serviceDb } from './support/api.ts';
+import { signIn, useBrowser } from './support/browser.ts';
+
+const wait = { timeout: 30_000 };
+
+async function hydrated(locator: Locator) {
+  await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))), wait).toBe(true);
+  return locator;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** Wall times of `count` small PDFs of `key`, one after the other, each waited for to its end. */
+async function timedPdfs(key: string, count: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const started = performance.now();
+    const response = await api('/v1/pdf', { method: 'POST', key, body: { html: `<h1>Invoice ${index}</h1>` } });
+    times.push(performance.now() - started);
+    expect([response.status, response.body?.status]).toEqual([200, 'succeeded']);
+    // render creation allows five a second: stay well under it
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return times;
+}
+
+const page = (text: string) => `<!doctype html><html><body style="margin:0"><div style="height:2400px;background:linear-gradient(#fff,#36c)"><h1>${text}</h1></div></body></html>`;
+
+describe('dashboard version comparison', () => {
+  const browser = useBrowser({ viewport: { width: 1400, height: 1000 } });
+
+  it("is refused past the unbilled render budget, and another account's renders keep their latency", async () => {
+    const tab = browser.page();
+    const account = await signIn(tab, { plan: 'free', credits: 1 });
+    const created = await api('/v1/templates', { method: 'POST', key: account.apiKey, body: { name: 'Compared', source: page('One') } });
+    expect(created.status).toBe(201);
+    const templateId: string = created.body.id;
+    expect((await api(`/v1/templates/${templateId}/versions`, { method: 'POST', key: account.apiKey, body: { source: page('Two') } })).status).toBe(201);
+
+    // one comparison through the page, whose server action call is kept to be replayed
+    await tab.goto(`/dashboard/templates/${templateId}`);
+    const call = tab.waitForRequest((request) => request.method() === 'POST' && request.headers()['next-action'] !== undefined && (request.postData() ?? '').includes('versions'));
+    await (await hydrated(tab.getByRole('button', { name: 'Compare renders' }))).click();
+    const action = await call;
+    const comparison = tab.getByTestId('version-comparison');
+    await expect.poll(() => comparison.getByRole('img').count(), { timeout: 90_000 }).toBe(3);
+
+    const other = await newAccount({ plan: 'scale', credits: 100 });
+    await timedPdfs(other.apiKey, 2);
+    const idle = median(await timedPdfs(other.apiKey, 9));
+
+    // sixteen replays at once (fewer than the preview bucket holds, so that bucket refuses none)
+    const headers = Object.fromEntries(Object.entries(action.headers()).filter(([name]) => ['next-action', 'next-router-state-tree', 'content-type', 'accept'].includes(name)));
+    const replays = tab.evaluate(
+      async ({ url, headers, body }) => Promise.all(Array.from({ length: 16 }, async () => (await fetch(url, { method: 'POST', headers, body })).text())),
+      { url: action.url(), headers, body: action.postData() ?? '' },
+    );
+    const during = median(await timedPdfs(other.apiKey, 9));
+    const answers = await replays;
+
+    const compared = answers.filter((text) => text.includes('changedShare'));
+    const refused = answers.filter((text) => text.includes('"code":"rate_limited"'));
+    // the budget holds eight unbilled renders (four comparisons), one comparison already spent
+    expect(compared.length).toBeLessThanOrEqual(4);
+    expect(refused.length).toBeGreaterThanOrEqual(12);
+    expect(compared.length + refused.length).toBe(16);
+    // never billed, and never more unbilled jobs than admitted comparisons made
+    const jobs = await serviceDb().renderJob.findMany({ where: { accountId: account.accountId }, select: { credit: true } });
+    expect(jobs.every((job) => job.credit === 'none')).toBe(true);
+    expect(jobs.length).toBe(2 * (1 + compared.length));
+    expect(during, `PDF p50 idle ${idle.toFixed(0)} ms, during the replays ${during.toFixed(0)} ms`).toBeLessThanOrEqual(3 * idle);
+  }, 240_000);
+});

@@ -1,0 +1,86 @@
+// Template evaluation is work done for an account before anything else bounds it: a render,
+// batch row, preview, comparison or new version evaluates its source in the sandbox (up to about
+// a second each) before a render token or a credit is spent, and a failed evaluation spends
+// neither. So evaluation has a budget of its own per account, in seconds of sandbox work
+// (rate-limit.ts, template_evaluation): a quarter of a second is taken before each evaluation,
+// refused with 429 rate_limited when the account has not that much left, and when it ends the
+// time a sandbox worker actually spent is charged instead, whether the evaluation succeeded or
+// failed (the budget may run into a debt of its size, which later evaluations wait out). The
+// sandbox pool serves accounts in turns and never gives one account every worker, so what an
+// account has in flight delays only its own work.
+import { spendRateAmount, takeRateAmount } from '../limits/rate-limit.ts';
+import type { ServiceContext } from '../shared/context.ts';
+import { DomainError } from '../shared/errors.ts';
+
+/** The account an evaluation is done for, and where its budget is kept. */
+export interface EvaluationAccount {
+  ctx: ServiceContext;
+  accountId: string;
+}
+
+/** What the sandbox needs to know of the account: whose turn, and where to report the time spent. */
+export interface EvaluationTenancy {
+  tenant: string;
+  onWork: (ms: number) => void;
+}
+
+/** Seconds taken before an evaluation: twenty renders at once (the render burst) fit in a full budget. */
+const upfrontSeconds = 0.25;
+
+/**
+ * Runs `evaluate` within the account's evaluation budget: 429 rate_limited when it is spent.
+ * With `refuse` false (routes whose contract has no 429: saving a template checks its syntax)
+ * the work is only charged, and the account's next metered evaluations pay for it.
+ */
+export async function meteredEvaluation<T>(
+  account: EvaluationAccount,
+  evaluate: (tenancy: EvaluationTenancy) => Promise<T>,
+  { refuse = true }: { refuse?: boolean } = {},
+): Promise<T> {
+  const { ctx, accountId } = account;
+  const taken = refuse ? upfrontSeconds : 0;
+  if (refuse) await takeHeld(ctx, accountId);
+  let spentMs = 0;
+  try {
+    return await evaluate({ tenant: accountId, onWork: (ms) => (spentMs += ms) });
+  } finally {
+    await spendRateAmount(ctx.db, 'template_evaluation', accountId, ctx.clock(), spentMs / 1000 - taken);
+  }
+}
+
+/**
+ * Accounts refused lately, until when: while an account floods with evaluations it cannot pay
+ * for, its refusals are answered from this process's memory instead of the database, so the
+ * flood costs the service next to nothing. Refunds of evaluations still in flight may make
+ * room a little sooner; the account then waits its Retry-After, as it was told.
+ */
+const refusedUntil = new Map<string, number>();
+
+/**
+ * A refusal answers after this pause: a client that loops without waiting its Retry-After gets
+ * its answers no faster than one that waits, so twenty such loops hold twenty idle connections
+ * instead of the web process's whole event loop.
+ */
+const refusalPauseMs = 1_000;
+
+async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
+  const now = ctx.clock();
+  const until = refusedUntil.get(accountId);
+  if (until !== undefined && until > now.getTime()) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, until - now.getTime())));
+    throw new DomainError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) });
+  }
+  refusedUntil.delete(accountId);
+  try {
+    await takeRateAmount(ctx.db, 'template_evaluation', accountId, now, upfrontSeconds);
+  } catch (error) {
+    const waitMs = error instanceof DomainError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : null;
+    if (waitMs !== null) {
+      // entries end with their wait; the map holds only accounts refused in the last minute
+      if (refusedUntil.size > 10_000) refusedUntil.clear();
+      refusedUntil.set(accountId, now.getTime() + waitMs);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, waitMs)));
+    }
+    throw error;
+  }
+}
