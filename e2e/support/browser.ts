@@ -104,14 +104,16 @@ export interface SignInOptions {
 
 /**
  * A new account (scale plan with 100 credits unless told otherwise), signed in on `page` by
- * opening a real one-use sign-in link, as a user opens the one in their email. Lands on the
- * dashboard's overview.
+ * opening a real one-use sign-in link, as a user opens the one in their email, and pressing
+ * its page's Sign in button. Lands on the dashboard's overview.
  */
 export async function signIn(page: Page, options: SignInOptions = {}): Promise<SignedInAccount> {
   const service = options.service ?? { newAccount, ctx: serviceContext() };
   const account = await service.newAccount({ plan: options.plan ?? 'scale', credits: options.credits ?? 100 });
   const link = await createSignInLink(service.ctx, { accountId: account.accountId });
   await page.goto(new URL(link.url).pathname);
+  // the link's page names the account; its button signs in
+  await page.getByRole('button', { name: 'Sign in' }).click();
   await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard');
   return account;
 }
