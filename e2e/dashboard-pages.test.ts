@@ -26,6 +26,9 @@ describe('sign in', () => {
 
     const mail = await nextMailTo(mailDir(), email);
     await page.goto(new URL(linkIn(mail.text)).pathname);
+    // the link's page names the address the new account gets; its button signs in
+    expect(await page.getByText(email).count()).toBe(1);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/developers');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Developers');
     // the new account is the address's own: the header names it
