@@ -32,10 +32,10 @@ function directives(policy: string): Map<string, string[]> {
 }
 
 /** Fetches a page and checks its headers; returns the policy's nonce. */
-async function expectPageHeaders(path: string, cookie?: string): Promise<string> {
+async function expectPageHeaders(path: string, cookie?: string, status = 200): Promise<string> {
   const response = await fetch(`${baseUrl()}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
   const where = `${path} (${response.status})`;
-  expect(response.status, where).toBe(200);
+  expect(response.status, where).toBe(status);
   expect(response.headers.get('content-type'), where).toContain('text/html');
   const policy = directives(response.headers.get('content-security-policy') ?? '');
   const scripts = policy.get('script-src') ?? [];
@@ -68,6 +68,9 @@ describe('page security headers', () => {
     const account = await newAccount();
     nonces.add(await expectPageHeaders(await signInPath(account.accountId)));
     expect(nonces.size).toBe(sitePages.length + 2);
+    // an address that names no page: its page too
+    nonces.add(await expectPageHeaders('/no-such-page', undefined, 404));
+    expect(nonces.size).toBe(sitePages.length + 3);
   });
 
   it('every dashboard page carries them; only the template editor lets its schema form compile validators', async () => {
@@ -98,7 +101,7 @@ describe('site pages in a browser', () => {
 
   it('run under the policy: the pages hydrate and the testimonial widget solves its challenge in its worker', async () => {
     const page = browser.page();
-    for (const path of ['/', '/sign-in', '/auth/confirm-email']) {
+    for (const path of ['/', '/sign-in', '/auth/confirm-email', '/no-such-page']) {
       await page.goto(path, { waitUntil: 'networkidle' });
       await page.waitForFunction(() => document.title !== '');
     }

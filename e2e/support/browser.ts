@@ -144,7 +144,8 @@ export async function signIn(page: Page, options: SignInOptions = {}): Promise<S
   await page.goto(new URL(link.url).pathname);
   // the link's page names the account; its button signs in
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard');
+  // as goto did for the link before: the dashboard has loaded, not only been asked for
+  await page.waitForURL((url) => url.pathname === '/dashboard', { waitUntil: 'load' });
   return account;
 }
 
