@@ -43,7 +43,8 @@ export function contentSecurityPolicy({ nonce, path, publicUrl }: PageHeaderOpti
 export function pageSecurityHeaders(options: PageHeaderOptions): Record<string, string> {
   return {
     'content-security-policy': contentSecurityPolicy(options),
-    'referrer-policy': 'same-origin',
+    // a sign-in link's page holds the link's secret in its address: it names itself to nobody
+    'referrer-policy': options.path.startsWith('/auth/') ? 'no-referrer' : 'same-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
