@@ -1,9 +1,9 @@
 // The dashboard's Sign in, Overview, Developers and Account pages in a real browser: what a
 // user sees and does, checked against the API and the database.
-import { newId } from '@svc/core';
+import { createSignInLink, newId } from '@svc/core';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { api, serviceDb } from './support/api.ts';
+import { api, baseUrl, newAccount, serviceContext, serviceDb } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
 import { nextMailTo } from './support/smtp.ts';
 
@@ -26,10 +26,38 @@ describe('sign in', () => {
 
     const mail = await nextMailTo(mailDir(), email);
     await page.goto(new URL(linkIn(mail.text)).pathname);
+    // the link's page names the address the new account gets; its button signs in
+    expect(await page.getByText(email).count()).toBe(1);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard/developers');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Developers');
     // the new account is the address's own: the header names it
     expect(await page.getByTestId('account-label').textContent()).toBe(email);
+  });
+
+  it('a page of another site cannot sign the browser into an account it holds a link for (login CSRF)', async () => {
+    const page = browser.page();
+    // the attacker's own account and link; its page's form token, fetched by the attacker
+    const attacker = await newAccount();
+    const link = new URL((await createSignInLink(serviceContext(), { accountId: attacker.accountId })).url).pathname;
+    const token = /name="form_token" value="([^"]+)"/.exec(await (await fetch(`${baseUrl()}${link}`)).text())?.[1] ?? '';
+    const form = `<form method="post" action="${baseUrl()}${link}"><input type="hidden" name="form_token" value="${token}"></form>`;
+    await page.route('http://attacker.test/', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        headers: { 'content-security-policy': "script-src 'unsafe-inline'" },
+        body: `<!doctype html><title>Prize</title>${form}<script>document.forms[0].submit()</script>`,
+      }),
+    );
+    await page.goto('http://attacker.test/');
+    await page.waitForURL((url) => url.pathname === link);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign-in refused');
+    expect((await browser.context().cookies()).find((cookie) => cookie.name === '__Host-svc_session')).toBeUndefined();
+    expect(await serviceDb().session.count({ where: { accountId: attacker.accountId } })).toBe(0);
+    // the navigation alone (a top-level GET) shows the page and signs nobody in either
+    await page.goto(link);
+    expect(await page.getByText(attacker.accountId).count()).toBe(1);
+    expect(await serviceDb().session.count({ where: { accountId: attacker.accountId } })).toBe(0);
   });
 
   it('refuses an address that is not one, saying so', async () => {

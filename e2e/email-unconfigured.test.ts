@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiAt, expectError } from './support/api.ts';
 import { freePort, startProcess, stopProcess, waitFor } from './support/global-setup.ts';
-import { sessionCookieFrom } from './support/sessions.ts';
+import { openLink, sessionCookieFrom } from './support/sessions.ts';
 
 let database: TestDatabase;
 let ctx: ServiceContext;
@@ -35,7 +35,7 @@ afterAll(async () => {
 describe('email delivery not configured', () => {
   it('answers 503 auth_unavailable to email sign-in and to adding an email identity, and creates no link', async () => {
     const { accountId } = await createAccount(ctx, { plan: 'free' });
-    const opened = await fetch(`${base}${new URL((await createSignInLink(ctx, { accountId })).url).pathname}`, { redirect: 'manual' });
+    const opened = await openLink(new URL((await createSignInLink(ctx, { accountId })).url).pathname, undefined, { base });
     expect(opened.status).toBe(303);
     const cookie = sessionCookieFrom(opened);
     const me = await apiAt(base, '/v1/me', { headers: { cookie } });

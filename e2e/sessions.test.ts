@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { sessionIdleTimeoutMs } from '@svc/core';
+import { createSignInLink, sessionIdleTimeoutMs } from '@svc/core';
 import { describe, expect, inject, it } from 'vitest';
-import { api, expectError, newAccount, serviceDb, suspend } from './support/api.ts';
-import { openLink, sessionCookieFrom, sessionHeaders, signIn, signInPath } from './support/sessions.ts';
+import { api, baseUrl, expectError, newAccount, serviceContext, serviceDb, suspend } from './support/api.ts';
+import { openLink, sessionCookieFrom, sessionHeaders, signIn, signInForm, signInPath } from './support/sessions.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const preview = { source: '<p>{{ name }}</p>', data: { name: 'Ada' } };
@@ -37,6 +38,81 @@ describe('sign-in links and sessions', () => {
     const stored = await serviceDb().session.findMany({ where: { accountId: account.accountId } });
     expect(stored).toHaveLength(1);
     expect(stored[0]!.verifier).not.toContain(secret);
+  });
+
+  it('opening a link (GET or HEAD, as a mail scanner does) shows whom it signs in and uses nothing', async () => {
+    const account = await newAccount();
+    const path = await signInPath(account.accountId);
+    const head = await fetch(`${baseUrl()}${path}`, { method: 'HEAD', redirect: 'manual' });
+    expect(head.status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const page = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(page.headers.get('set-cookie') ?? '').not.toContain('__Host-svc_session');
+      const html = await page.text();
+      expect(html).toContain(account.accountId);
+      expect(html).toContain('<button type="submit">Sign in</button>');
+    }
+    const [link] = await serviceDb().authLink.findMany({ where: { accountId: account.accountId } });
+    expect(link!.usedAt).toBeNull();
+    expect(await serviceDb().session.count({ where: { accountId: account.accountId } })).toBe(0);
+    // the page's button still signs in
+    expect((await openLink(path)).status).toBe(303);
+  });
+
+  it('a page names the address a link signs in, or the address it opens a free account for', async () => {
+    const email = `named-${randomUUID()}@example.com`;
+    const account = await newAccount();
+    await serviceDb().account.update({ where: { id: account.accountId }, data: { email } });
+    const page = await fetch(`${baseUrl()}${await signInPath(account.accountId)}`);
+    expect(await page.text()).toContain(`Sign in as <span class="who">${email}</span>`);
+    const fresh = `fresh-${randomUUID()}@example.com`;
+    const link = await createSignInLink(serviceContext(), { email: fresh });
+    const newPage = await fetch(link.url.replace(/^https?:\/\/[^/]+/, baseUrl()));
+    expect(await newPage.text()).toContain(`Create the free account of <span class="who">${fresh}</span>`);
+  });
+
+  it('refuses a sign-in POST from another site or without the page\'s token, and the link stays usable', async () => {
+    const account = await newAccount();
+    const path = await signInPath(account.accountId);
+    const page = await fetch(`${baseUrl()}${path}`, { redirect: 'manual' });
+    const form = await signInForm(page);
+    const post = (headers: Record<string, string>, token = form.token) =>
+      fetch(`${baseUrl()}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ form_token: token }).toString(),
+      });
+    const origin = new URL(baseUrl()).origin;
+    // a form on another site, submitted in the victim's browser (which has the page's cookie)
+    const crossSite = await post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', cookie: form.cookie });
+    expect(crossSite.status).toBe(403);
+    expect((await crossSite.json()).error.code).toBe('cross_origin_rejected');
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'same-site', origin }, {}] as Record<string, string>[]) {
+      const refused = await post({ ...headers, cookie: form.cookie });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      expect((await refused.json()).error.code).toBe('cross_origin_rejected');
+    }
+    // same origin, but not this browser's page: no cookie, another browser's cookie, a wrong token
+    const other = await signInForm(await fetch(`${baseUrl()}${path}`, { redirect: 'manual' }));
+    for (const [cookie, token] of [['', form.token], [other.cookie, form.token], [form.cookie, other.token], [form.cookie, 'x'.repeat(43)]] as const) {
+      const refused = await post({ origin, 'sec-fetch-site': 'same-origin', cookie }, token);
+      expect(refused.status).toBe(403);
+      expect((await refused.json()).error.code).toBe('csrf_rejected');
+    }
+    // a browser's form gets the refusal as a page
+    const asPage = await post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site', accept: 'text/html', cookie: form.cookie });
+    expect(asPage.status).toBe(403);
+    expect(asPage.headers.get('content-type')).toContain('text/html');
+    expect(await asPage.text()).toContain('Sign-in refused');
+    expect(await serviceDb().session.count({ where: { accountId: account.accountId } })).toBe(0);
+
+    const signedIn = await post({ origin, 'sec-fetch-site': 'same-origin', cookie: form.cookie });
+    expect(signedIn.status).toBe(303);
+    expect((await api('/v1/me', { headers: { cookie: sessionCookieFrom(signedIn) } })).body.id).toBe(account.accountId);
   });
 
   it('GET /v1/me with a bearer key has no csrf_token', async () => {

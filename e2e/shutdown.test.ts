@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createDb } from '@svc/db';
 import { describe, expect, it } from 'vitest';
 import { apiAt } from './support/api.ts';
+import { openLink } from './support/sessions.ts';
 import { freePort } from './support/global-setup.ts';
 import { until } from './support/until.ts';
 
@@ -39,7 +40,7 @@ describe('stopping npm start', () => {
       // the sign-in link comes in the same write as the key, and signs a browser into the demo account
       const link = /Sign in to the demo account .*?\): (http\S+)/.exec(output)?.[1];
       expect(link, output).toMatch(new RegExp(`^http://localhost:${port}/auth/sign-in/svc_link_[0-9a-f]{64}$`));
-      const signIn = await fetch(`http://127.0.0.1:${port}${new URL(link!).pathname}`, { redirect: 'manual' });
+      const signIn = await openLink(new URL(link!).pathname, undefined, { base: `http://127.0.0.1:${port}` });
       expect(signIn.status).toBe(303);
       expect(signIn.headers.get('set-cookie')).toMatch(/^__Host-svc_session=/);
 

@@ -53,14 +53,18 @@ export function useBrowser(options: UseBrowserOptions = {}): BrowserFixture {
     process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
     browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox'] });
   });
+  // what the pages' security policy refused, and HTML pages served without one: each fails the test
+  const policyProblems: string[] = [];
   beforeEach(async () => {
     context = await browser!.newContext(contextOptions());
     context.setDefaultTimeout(20_000);
+    await watchPolicy(context, policyProblems);
     page = await context.newPage();
   });
   afterEach(async () => {
     await Promise.all([context, ...extra.splice(0)].map((each) => each?.close()));
     context = page = undefined;
+    expect(policyProblems.splice(0), 'Content-Security-Policy problems on the pages this test visited').toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -70,10 +74,36 @@ export function useBrowser(options: UseBrowserOptions = {}): BrowserFixture {
     context: () => context ?? fail('no context: call context() inside a test'),
     newContext: async () => {
       const made = await browser!.newContext(contextOptions());
+      await watchPolicy(made, policyProblems);
       extra.push(made);
       return made;
     },
   };
+}
+
+/**
+ * Records in `problems` every Content-Security-Policy violation a page of the context reports
+ * (the securitypolicyviolation event, in each top-level document) and every HTML page that
+ * arrives without a policy. Previews' own documents, which refuse network loads on purpose,
+ * report in their frames and are not counted.
+ */
+async function watchPolicy(context: BrowserContext, problems: string[]): Promise<void> {
+  await context.exposeBinding('__svcPolicyViolation', ({ frame }, text: string) => {
+    problems.push(`${frame.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    if (window.top !== window) return;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { __svcPolicyViolation: (text: string) => void }).__svcPolicyViolation;
+      void report(`${event.effectiveDirective} refused ${event.blockedURI || 'inline code'} (${event.sourceFile || 'page'}:${event.lineNumber})`);
+    });
+  });
+  context.on('response', (response) => {
+    const request = response.request();
+    if (!request.isNavigationRequest() || request.frame().parentFrame() !== null) return;
+    if (!(response.headers()['content-type'] ?? '').includes('text/html')) return;
+    if (!response.headers()['content-security-policy']) problems.push(`${response.url()}: an HTML page without a Content-Security-Policy`);
+  });
 }
 
 function fail(message: string): never {
@@ -104,15 +134,18 @@ export interface SignInOptions {
 
 /**
  * A new account (scale plan with 100 credits unless told otherwise), signed in on `page` by
- * opening a real one-use sign-in link, as a user opens the one in their email. Lands on the
- * dashboard's overview.
+ * opening a real one-use sign-in link, as a user opens the one in their email, and pressing
+ * its page's Sign in button. Lands on the dashboard's overview.
  */
 export async function signIn(page: Page, options: SignInOptions = {}): Promise<SignedInAccount> {
   const service = options.service ?? { newAccount, ctx: serviceContext() };
   const account = await service.newAccount({ plan: options.plan ?? 'scale', credits: options.credits ?? 100 });
   const link = await createSignInLink(service.ctx, { accountId: account.accountId });
   await page.goto(new URL(link.url).pathname);
-  await expect.poll(() => new URL(page.url()).pathname).toBe('/dashboard');
+  // the link's page names the account; its button signs in
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // as goto did for the link before: the dashboard has loaded, not only been asked for
+  await page.waitForURL((url) => url.pathname === '/dashboard', { waitUntil: 'load' });
   return account;
 }
 

@@ -15,9 +15,50 @@ export async function signInPath(accountId: string): Promise<string> {
   return new URL((await createSignInLink(serviceContext(), { accountId })).url).pathname;
 }
 
-/** Opens a sign-in link as a browser would, without following the redirect. */
-export async function openLink(path: string, cookie?: string): Promise<Response> {
-  const open = () => fetch(`${baseUrl()}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+export interface OpenLinkOptions {
+  /** The service (the global setup's unless told). */
+  base?: string;
+  /** Sent with both requests (X-Forwarded-For to a service that trusts a proxy). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Opens a sign-in link as a browser would, without following the redirect: the link's page,
+ * then its Sign in button (a same-origin form POST with the page's token and cookie). When the
+ * page has no button (an unusable link), its answer.
+ */
+export async function openLink(path: string, cookie?: string, options: OpenLinkOptions = {}): Promise<Response> {
+  const base = options.base ?? baseUrl();
+  const page = await send(`${base}${path}`, { headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
+  if (page.status !== 200) return page;
+  const form = await signInForm(page);
+  const cookies = [cookie, form.cookie].filter(Boolean).join('; ');
+  return send(`${base}${form.action}`, {
+    method: 'POST',
+    headers: {
+      ...options.headers,
+      origin: new URL(base).origin,
+      'sec-fetch-site': 'same-origin',
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: cookies,
+    },
+    body: new URLSearchParams({ form_token: form.token }).toString(),
+  });
+}
+
+/** The sign-in page's form: where it posts, its token, and the cookie the page set with it. */
+export async function signInForm(page: Response): Promise<{ action: string; token: string; cookie: string }> {
+  const html = await page.text();
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  const token = /name="form_token" value="([^"]+)"/.exec(html)?.[1];
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  expect(action, html).toBeDefined();
+  expect(token, html).toBeDefined();
+  return { action: action!, token: token!, cookie };
+}
+
+async function send(url: string, init: RequestInit): Promise<Response> {
+  const open = () => fetch(url, { redirect: 'manual', ...init });
   try {
     return await open();
   } catch (error) {

@@ -2,6 +2,7 @@ import { verifierOf } from '../keys/secret.ts';
 import type { SessionPrincipal } from '../auth/principal.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
+import { lockAccountMailbox } from './lock-account-mailbox.ts';
 import { proveAccountEmail } from './prove-account-email.ts';
 
 export interface ConfirmEmailIdentityOptions {
@@ -31,8 +32,7 @@ export async function confirmEmailIdentity(ctx: ServiceContext, { principal, tok
          AND account_id = ${principal.accountId} AND session_id = ${principal.sessionId}
       RETURNING email, next`;
     if (!link) throw new DomainError('invalid_link');
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`account-email:${link.email}`}))`;
-    const holder = await tx.account.findUnique({ where: { email: link.email }, select: { id: true } });
+    const holder = await lockAccountMailbox(tx, link.email);
     if (holder && holder.id !== principal.accountId) throw new DomainError('operation_conflict');
     const account = await tx.account.findUniqueOrThrow({ where: { id: principal.accountId }, select: { plan: true } });
     const granted = await proveAccountEmail(tx, principal.accountId, account.plan, link.email, now);

@@ -1,9 +1,11 @@
+import { clientSubject } from '../limits/client-subject.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import { verifierOf } from '../keys/secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { createSignInLink } from './create-sign-in-link.ts';
 import { normalizeEmail } from './email-address.ts';
+import { mailboxOf } from './email-mailbox.ts';
 
 export interface RequestEmailSignInOptions {
   email: string;
@@ -21,10 +23,22 @@ export async function requestEmailSignIn(ctx: ServiceContext, options: RequestEm
   const mailer = ctx.mailer;
   if (!mailer) throw new DomainError('auth_unavailable');
   const now = ctx.clock();
-  await takeRateToken(ctx.db, 'email_sign_in_client', options.clientAddress, now);
-  await takeRateToken(ctx.db, 'email_sign_in_address', verifierOf(email), now);
+  await takeRateToken(ctx.db, 'email_sign_in_client', clientSubject(options.clientAddress), now);
+  // counted per mailbox, so plus-addressed spellings of one address share its limits; a
+  // refusal of the daily cap gives the minute's token back
+  const mailbox = verifierOf(mailboxOf(email));
+  await ctx.db.$transaction(async (tx) => {
+    await takeRateToken(tx, 'email_sign_in_address', mailbox, now);
+    await takeRateToken(tx, 'email_sign_in_mailbox_daily', mailbox, now);
+  });
   const account = await ctx.db.account.findUnique({ where: { email }, select: { id: true, status: true } });
   if (account && account.status !== 'active') return;
+  // another spelling of a mailbox that has an account opens no second one
+  if (!account && (await ctx.db.account.findUnique({ where: { emailMailbox: mailboxOf(email) }, select: { id: true } }))) {
+    const text = 'Someone asked for a Rendering Service sign-in link for this address. This mailbox already has an account under ' +
+      'another spelling of its address, so no new account can be opened with it: ask for a link with the address you signed up with.';
+    return deliver(ctx, { to: email, subject: 'Your sign-in link', text });
+  }
   const link = await createSignInLink(ctx, account ? { accountId: account.id } : { email });
   const text = account
     ? `Open this link to sign in to the Rendering Service:\n\n${link.url}\n\nIt works once, for 15 minutes. If you did not ask for it, ignore this message.`

@@ -36,6 +36,10 @@ export const rateLimits = {
   ai_chat_message: { rate: 1, burst: 10 },
   /** Testimonials per client address: three at once, then one every ten minutes. */
   testimonial: { rate: 1 / 600, burst: 3 },
+  /** Emailed sign-in links per mailbox per day (any spelling of it): ten, whatever the minute rate allows. */
+  email_sign_in_mailbox_daily: { rate: 10 / 86_400, burst: 10 },
+  /** New accounts opened from one client (an IPv4 address or an IPv6 /64) per day: three. */
+  account_creation_client: { rate: 3 / 86_400, burst: 3 },
 } as const satisfies Record<string, TokenBucket>;
 
 export type RateLimitName = keyof typeof rateLimits;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { takeRateToken } from '../limits/rate-limit.ts';
+import { clientSubject } from '../limits/client-subject.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { redeemCaptcha } from './captcha.ts';
 
@@ -20,7 +21,7 @@ export async function submitTestimonial(ctx: ServiceContext, options: SubmitTest
   const now = ctx.clock();
   return ctx.db.$transaction(async (tx) => {
     await redeemCaptcha(ctx, tx, options.captchaToken);
-    await takeRateToken(tx, 'testimonial', options.clientAddress, now, 'testimonial_rate_limited');
+    await takeRateToken(tx, 'testimonial', clientSubject(options.clientAddress), now, 'testimonial_rate_limited');
     const testimonial = await tx.testimonial.create({
       data: { id: randomUUID(), name: options.name, company: options.company, quote: options.quote, clientAddress: options.clientAddress, createdAt: now },
     });
