@@ -1,15 +1,20 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { api, expectError } from './support/api.ts';
+import { isSealed, openSecret, secretsKeys } from '@svc/core';
+import { api, expectError, newAccount, serviceDb } from './support/api.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = join(root, '.data/test-files');
 
 function svc(...args: string[]) {
   const result = spawnSync('npm', ['run', 'svc', '--', ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
+    // the data directory of the service under test, so the CLI holds the key it seals with
+    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl'), SVC_DATA_DIR: dataDir },
     encoding: 'utf8',
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
@@ -55,5 +60,30 @@ describe('operator CLI', () => {
     const unknown = svc('account', 'show', `acct_${'0'.repeat(32)}`, '--json');
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
+  }, 120_000);
+
+  it('secrets reseal: seals webhook secrets stored in plain before sealing, and changes nothing the second time', async () => {
+    const account = await newAccount();
+    const created = await api('/v1/webhooks', { method: 'POST', key: account.apiKey, body: { url: 'https://93.184.215.14/hook' } });
+    expect(created.status).toBe(201);
+    // a row as an earlier version stored it
+    await serviceDb().webhook.update({ where: { id: created.body.id }, data: { secret: created.body.secret } });
+
+    const first = svc('secrets', 'reseal', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout.trim().split('\n').at(-1)!);
+    expect(result.resealed).toBeGreaterThanOrEqual(1);
+    expect(result.unreadable).toBe(0);
+    const row = await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(isSealed(row.secret)).toBe(true);
+    expect(row.secret).not.toContain(created.body.secret.slice(10));
+    // sealed under the key of the service's data directory (generated there, mode 0600)
+    const keys = secretsKeys({ key: readFileSync(join(dataDir, 'secrets.key'), 'utf8'), keyFile: join(dataDir, 'secrets.key') });
+    expect(openSecret(keys, row.secret)).toBe(created.body.secret);
+
+    const again = JSON.parse(svc('secrets', 'reseal', '--json').stdout.trim().split('\n').at(-1)!);
+    expect(again.resealed).toBe(0);
+    expect((await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } })).secret).toBe(row.secret);
+    expect((await api(`/v1/webhooks/${created.body.id}`, { key: account.apiKey })).status).toBe(200);
   }, 120_000);
 });
