@@ -1,4 +1,4 @@
-// What revoking a key does to the groups it created (README "Groups"): a revoked key stops
+// What revoking a key does to the groups it created (docs/security.md): a revoked key stops
 // spending, so nothing of its groups that has not started is admitted or rendered later.
 import type { GroupKind, Tx } from '@svc/db';
 import { finishRender } from '../renders/finish-render.ts';

@@ -1,6 +1,6 @@
 // Secrets the service must read back in full (webhook signing secrets) are kept in the database
 // sealed with AES-256-GCM under a key held outside it, so a copy of the database alone (a
-// backup, a replica, a read through SQL) yields none of them. README "Secrets at rest" tells
+// backup, a replica, a read through SQL) yields none of them. docs/security.md tells
 // the operator how to set and rotate the key.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
