@@ -12,7 +12,8 @@ const dataDir = join(root, '.data/test-files');
 
 /**
  * Runs the CLI without blocking the event loop: a synchronous spawn held it for the whole run,
- * so a keep-alive connection the server closed meanwhile was reused by the next request.
+ * so a keep-alive connection the server closed meanwhile was reused by the next request. Each
+ * run starts a process of its own (tens of seconds on a busy machine), hence the long bounds.
  */
 function svc(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('npm', ['run', 'svc', '--', ...args], {
@@ -52,7 +53,7 @@ describe('operator CLI', () => {
     expectError(await api('/v1/keys', { key: parsed.api_key }), 403, 'account_suspended');
     expect((await svc('account', 'unsuspend', parsed.account_id)).code).toBe(0);
     expect((await api('/v1/keys', { key: parsed.api_key })).status).toBe(200);
-  }, 120_000);
+  }, 300_000);
 
   it('refuses bad input with a usage message and nothing on stdout', async () => {
     for (const args of [
@@ -70,7 +71,7 @@ describe('operator CLI', () => {
     const unknown = await svc('account', 'show', `acct_${'0'.repeat(32)}`, '--json');
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
-  }, 120_000);
+  }, 300_000);
 
   it('secrets reseal: seals webhook secrets stored in plain before sealing, and changes nothing the second time', async () => {
     const account = await newAccount();
@@ -95,5 +96,5 @@ describe('operator CLI', () => {
     expect(again.resealed).toBe(0);
     expect((await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } })).secret).toBe(row.secret);
     expect((await api(`/v1/webhooks/${created.body.id}`, { key: account.apiKey })).status).toBe(200);
-  }, 120_000);
+  }, 180_000);
 });
