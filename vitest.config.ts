@@ -17,6 +17,7 @@ const unit = [
   'packages/core/test/group-state.test.ts',
   'packages/core/test/adapt-source-edits.test.ts',
   'packages/core/test/client-subject.test.ts',
+  'packages/core/test/sealed-secrets.test.ts',
   'apps/web/test/**/*.test.ts',
 ];
 const renderer = ['packages/renderer/test/**/*.test.ts', 'apps/worker/test/adapt-layout.test.ts'];

@@ -1,23 +1,39 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { api, expectError } from './support/api.ts';
+import { isSealed, openSecret, secretsKeys } from '@svc/core';
+import { api, expectError, newAccount, serviceDb } from './support/api.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = join(root, '.data/test-files');
 
-function svc(...args: string[]) {
-  const result = spawnSync('npm', ['run', 'svc', '--', ...args], {
+/**
+ * Runs the CLI without blocking the event loop: a synchronous spawn held it for the whole run,
+ * so a keep-alive connection the server closed meanwhile was reused by the next request. Each
+ * run starts a process of its own (tens of seconds on a busy machine), hence the long bounds.
+ */
+function svc(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn('npm', ['run', 'svc', '--', ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
-    encoding: 'utf8',
+    // the data directory of the service under test, so the CLI holds the key it seals with
+    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl'), SVC_DATA_DIR: dataDir },
   });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 describe('operator CLI', () => {
   it('creates an account printing exactly one JSON object with a working key', async () => {
-    const created = svc('account', 'create', '--plan', 'scale', '--credits', '1000', '--json');
+    const created = await svc('account', 'create', '--plan', 'scale', '--credits', '1000', '--json');
     expect(created.code).toBe(0);
     const lines = created.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -26,20 +42,20 @@ describe('operator CLI', () => {
     expect(parsed.api_key).toMatch(/^svc_sk_v1_[0-9a-f]{64}$/);
     expect((await api('/v1/keys', { key: parsed.api_key })).status).toBe(200);
 
-    const shown = JSON.parse(svc('account', 'show', parsed.account_id, '--json').stdout);
+    const shown = JSON.parse((await svc('account', 'show', parsed.account_id, '--json')).stdout);
     expect(shown).toMatchObject({ account_id: parsed.account_id, plan: 'scale', status: 'active' });
     expect(shown.balances).toEqual({ free_monthly: 0, trial: 1000, pack: 0, subscription: 0 });
 
-    expect(svc('credits', 'grant', parsed.account_id, '25', '--bucket', 'pack').code).toBe(0);
-    expect(JSON.parse(svc('account', 'show', parsed.account_id, '--json').stdout).balances.pack).toBe(25);
+    expect((await svc('credits', 'grant', parsed.account_id, '25', '--bucket', 'pack')).code).toBe(0);
+    expect(JSON.parse((await svc('account', 'show', parsed.account_id, '--json')).stdout).balances.pack).toBe(25);
 
-    expect(svc('account', 'suspend', parsed.account_id).code).toBe(0);
+    expect((await svc('account', 'suspend', parsed.account_id)).code).toBe(0);
     expectError(await api('/v1/keys', { key: parsed.api_key }), 403, 'account_suspended');
-    expect(svc('account', 'unsuspend', parsed.account_id).code).toBe(0);
+    expect((await svc('account', 'unsuspend', parsed.account_id)).code).toBe(0);
     expect((await api('/v1/keys', { key: parsed.api_key })).status).toBe(200);
-  }, 120_000);
+  }, 300_000);
 
-  it('refuses bad input with a usage message and nothing on stdout', () => {
+  it('refuses bad input with a usage message and nothing on stdout', async () => {
     for (const args of [
       ['account', 'create', '--plan', 'platinum', '--json'],
       ['credits', 'grant', 'acct_x', '-5', '--bucket', 'pack'],
@@ -47,13 +63,38 @@ describe('operator CLI', () => {
       ['account', 'plan', 'acct_x', '--plan', 'gold'],
       ['account', 'fly'],
     ]) {
-      const result = svc(...args);
+      const result = await svc(...args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('usage');
     }
-    const unknown = svc('account', 'show', `acct_${'0'.repeat(32)}`, '--json');
+    const unknown = await svc('account', 'show', `acct_${'0'.repeat(32)}`, '--json');
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
-  }, 120_000);
+  }, 300_000);
+
+  it('secrets reseal: seals webhook secrets stored in plain before sealing, and changes nothing the second time', async () => {
+    const account = await newAccount();
+    const created = await api('/v1/webhooks', { method: 'POST', key: account.apiKey, body: { url: 'https://93.184.215.14/hook' } });
+    expect(created.status).toBe(201);
+    // a row as an earlier version stored it
+    await serviceDb().webhook.update({ where: { id: created.body.id }, data: { secret: created.body.secret } });
+
+    const first = await svc('secrets', 'reseal', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout.trim().split('\n').at(-1)!);
+    expect(result.resealed).toBeGreaterThanOrEqual(1);
+    expect(result.unreadable).toBe(0);
+    const row = await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(isSealed(row.secret)).toBe(true);
+    expect(row.secret).not.toContain(created.body.secret.slice(10));
+    // sealed under the key of the service's data directory (generated there, mode 0600)
+    const keys = secretsKeys({ key: readFileSync(join(dataDir, 'secrets.key'), 'utf8'), keyFile: join(dataDir, 'secrets.key') });
+    expect(openSecret(keys, row.secret)).toBe(created.body.secret);
+
+    const again = JSON.parse((await svc('secrets', 'reseal', '--json')).stdout.trim().split('\n').at(-1)!);
+    expect(again.resealed).toBe(0);
+    expect((await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } })).secret).toBe(row.secret);
+    expect((await api(`/v1/webhooks/${created.body.id}`, { key: account.apiKey })).status).toBe(200);
+  }, 180_000);
 });

@@ -232,6 +232,43 @@ describe('batches', () => {
     expect(archive.map((entry) => entry.name)).toEqual([...Array.from({ length: 12 }, (_, index) => `${String(index + 1).padStart(3, '0')}.pdf`), 'manifest.json']);
   });
 
+  it('cancels what a revoked key has not started, as a batch cancel does, and admits none of it later', async () => {
+    const account = await newAccount({ plan: 'scale', credits: 40 });
+    const other = await api('/v1/keys', { method: 'POST', key: account.apiKey, body: { name: 'leaked' } });
+    expect(other.status).toBe(201);
+    const template = await newTemplate(account.apiKey, { source, schema });
+    const rows = Array.from({ length: 12 }, (_, index) => ({ name: `Row ${index}` }));
+    const created = await createGroup('batches', other.body.secret, { template_id: template.id, format: 'pdf', rows });
+    expect(created.status).toBe(201);
+    expect((await api(`/v1/keys/${other.body.id}`, { method: 'DELETE', key: account.apiKey })).body.status).toBe('revoked');
+    // at once: no row waits for admission any more
+    expect(await serviceDb().renderGroupMember.count({ where: { groupId: created.body.id, state: 'pending' } })).toBe(0);
+
+    const batch = await settled('batches', account.apiKey, created.body.id);
+    expect(['cancelled', 'partial']).toContain(batch.state);
+    const succeeded = batch.rows.filter((row: { state: string }) => row.state === 'succeeded');
+    const cancelled = batch.rows.filter((row: { state: string }) => row.state === 'cancelled');
+    expect(cancelled.length).toBeGreaterThanOrEqual(8);
+    expect(succeeded.length + cancelled.length).toBe(12);
+    expect(await balance(account.accountId)).toBe(40 - succeeded.length);
+    expect(await serviceDb().creditReservation.count({ where: { accountId: account.accountId, state: 'reserved' } })).toBe(0);
+    const cancelledJobs = await serviceDb().renderJob.findMany({ where: { groupId: batch.id, status: 'cancelled' } });
+    for (const job of cancelledJobs) {
+      expect(job.credit).toBe('released');
+      expect(await serviceDb().renderEvent.count({ where: { jobId: job.id, type: 'render.cancelled' } })).toBe(1);
+    }
+
+    // neither the background drain nor a retry by another key spends for the revoked key
+    const jobs = await serviceDb().renderJob.count({ where: { groupId: batch.id } });
+    const retried = await api(`/v1/batches/${batch.id}/retry`, { method: 'POST', key: account.apiKey });
+    expect(retried.status).toBe(200);
+    expect(retried.body.rows.filter((row: { state: string }) => row.state === 'cancelled')).toHaveLength(cancelled.length);
+    expect(['cancelled', 'partial']).toContain(retried.body.state);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await serviceDb().renderJob.count({ where: { groupId: batch.id } })).toBe(jobs);
+    expect(await balance(account.accountId)).toBe(40 - succeeded.length);
+  });
+
   it('answers retry 429 when the key has no room and there is something to retry', async () => {
     const account = await newAccount({ plan: 'starter', credits: 20 });
     const template = await newTemplate(account.apiKey, { source, schema });

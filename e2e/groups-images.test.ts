@@ -108,6 +108,44 @@ describe('image packs', () => {
     expect(entries.map((entry) => entry.name)).toEqual(['01-original.jpg', '02-square.jpg', '03-instagram-square.jpg', '04-640x360.jpg', 'manifest.json']);
   });
 
+  it('fails the sizes a revoked key has not started with key_revoked, releasing their credit', async () => {
+    const account = await newAccount({ plan: 'starter', credits: 20 });
+    const other = await api('/v1/keys', { method: 'POST', key: account.apiKey, body: { name: 'leaked' } });
+    const template = await newTemplate(account.apiKey, { source: packSource, input_mode: 'blank' });
+    const sizes = Array.from({ length: 10 }, (_, index) => `${640 + index}x360`);
+    const created = await createGroup('image-packs', other.body.secret, { template_id: template.id, format: 'png', sizes, data: { title: 'T' } });
+    expect(created.status).toBe(201);
+    expect((await api(`/v1/keys/${other.body.id}`, { method: 'DELETE', key: account.apiKey })).status).toBe(200);
+
+    const pack = await settled('image-packs', account.apiKey, created.body.id);
+    expect(['failed', 'partial']).toContain(pack.state);
+    const succeeded = pack.members.filter((member: { state: string }) => member.state === 'succeeded');
+    const revoked = pack.members.filter((member: { state: string; error: { code: string } | null }) => member.state === 'failed' && member.error?.code === 'key_revoked');
+    expect(revoked.length).toBeGreaterThanOrEqual(6);
+    expect(succeeded.length + revoked.length).toBe(10);
+    for (const member of revoked) expect(member.download_url).toBeNull();
+    expect(await balance(account.accountId)).toBe(20 - succeeded.length);
+    expect(await serviceDb().creditReservation.count({ where: { accountId: account.accountId, state: 'reserved' } })).toBe(0);
+    // a job the revocation stopped ended cancelled: credit released and render.cancelled recorded
+    for (const job of await serviceDb().renderJob.findMany({ where: { groupId: pack.id, status: { not: 'succeeded' } } })) {
+      expect(job).toMatchObject({ status: 'cancelled', credit: 'released' });
+      expect(await serviceDb().renderEvent.count({ where: { jobId: job.id, type: 'render.cancelled' } })).toBe(1);
+    }
+    if (pack.archive_url) {
+      const manifest = JSON.parse((await unzip((await fetchArchive(pack.archive_url)).bytes)).at(-1)!.bytes.toString('utf8'));
+      expect(manifest.members.filter((member: { error_code: string }) => member.error_code === 'key_revoked')).toHaveLength(revoked.length);
+    }
+
+    // a retry by another key does not spend for the revoked one
+    const jobs = await serviceDb().renderJob.count({ where: { groupId: pack.id } });
+    const retried = await api(`/v1/image-packs/${pack.id}/retry`, { method: 'POST', key: account.apiKey });
+    expect(retried.status).toBe(200);
+    expect(retried.body.members.filter((member: { state: string }) => member.state === 'failed')).toHaveLength(revoked.length);
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await serviceDb().renderJob.count({ where: { groupId: pack.id } })).toBe(jobs);
+    expect(await balance(account.accountId)).toBe(20 - succeeded.length);
+  });
+
   it('fails a size that cannot be adapted at once, with no job and no credit, while the others run', async () => {
     const account = await newAccount({ plan: 'starter', credits: 10 });
     const flow = '<style>body{margin:0}</style><h1>{{ title }}</h1>';

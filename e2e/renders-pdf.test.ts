@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, serviceDb } from './support/api.ts';
 import { download, opensWithoutPassword, pdfInfo, pdfText, renderOk } from './support/files.ts';
+import { gqlError, operatorToken } from './support/graphql.ts';
 
 const mmToPt = (mm: number) => (mm / 25.4) * 72;
 
@@ -60,6 +61,40 @@ describe('POST /v1/pdf', () => {
     const info = pdfInfo(file.bytes, 'correct horse');
     expect(info.encrypted).toBe(true);
     expect(pdfText(file.bytes, 'correct horse')).toContain('Secret payroll');
+  });
+
+  it('keeps an open password only until the job ends, and no plain trace of it in the idempotency record', async () => {
+    const account = await newAccount();
+    const password = 'tr0ub4dor-and-3';
+    const headers = { 'idempotency-key': `payroll-${Date.now()}` };
+    const body = { html: '<p>Secret payroll</p>', pdf: { password } };
+    const first = await api('/v1/pdf', { method: 'POST', key: account.apiKey, headers, body });
+    expect(first.body.status).toBe('succeeded');
+    const file = await download(first.body);
+    expect(pdfText(file.bytes, password)).toContain('Secret payroll');
+
+    // the rows: the options no longer hold it, and say it was erased
+    const [row] = await serviceDb().$queryRaw<{ options: string }[]>`SELECT options::text AS options FROM render_jobs WHERE id = ${first.body.id}`;
+    expect(row!.options).not.toContain(password);
+    const options = (await serviceDb().renderJob.findUniqueOrThrow({ where: { id: first.body.id } })).options as any;
+    expect(options.pdf_password_erased).toBe(true);
+    expect(options.pdf.password).toBeUndefined();
+    const record = await serviceDb().idempotencyRecord.findFirstOrThrow({ where: { accountId: account.accountId } });
+    expect(record.fingerprint).toMatch(/^hmac:[0-9a-f]{64}$/);
+    // the keyed fingerprint still tells the same request from another password
+    const replay = await api('/v1/pdf', { method: 'POST', key: account.apiKey, headers, body });
+    expect(replay.body.id).toBe(first.body.id);
+    expectError(await api('/v1/pdf', { method: 'POST', key: account.apiKey, headers, body: { ...body, pdf: { password: 'another one' } } }), 409, 'idempotency_conflict');
+
+    // a failed job loses it too, and an operator retry, which would render it unencrypted, is refused
+    const failed = await api('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html: '<img src="https://example.com/x.png"><p>Payroll</p>', pdf: { password } } });
+    expect(failed.body).toMatchObject({ status: 'failed', credit: 'released' });
+    const [failedRow] = await serviceDb().$queryRaw<{ options: string }[]>`SELECT options::text AS options FROM render_jobs WHERE id = ${failed.body.id}`;
+    expect(failedRow!.options).not.toContain(password);
+    expect(JSON.parse(failedRow!.options).pdf_password_erased).toBe(true);
+    const token = await operatorToken('password-retry');
+    await gqlError('mutation ($id: ID!) { retryRenderJob(id: $id) { id } }', { token, variables: { id: failed.body.id } }, 'operation_conflict');
+    expect(await serviceDb().renderJob.count({ where: { retryOf: failed.body.id } })).toBe(0);
   });
 
   it('outputs selected canvas pages in the requested order and refuses unknown page ids', async () => {

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/api.ts';
+import { download } from './support/files.ts';
 import { draftReply, type ScriptedModel, startScriptedModel } from './support/scripted-model.ts';
 import { until } from './support/until.ts';
 import { startWebhookEnv, type WebhookEnv } from './support/webhook-env.ts';
@@ -243,6 +244,37 @@ describe('AI builds with a model', () => {
     expect(build.current_draft).toBe(false);
     expect((await credits(test)).balances.trial).toBe(100);
     expectError(await env.call(`/v1/template-builds/${created.body.id}/messages/${created.body.message.id}`, { method: 'DELETE', key: test.account.apiKey }), 409, 'operation_conflict');
+  }, 90_000);
+
+  it('settles a message cancelled once its candidate exists: the downloaded preview is paid for', async () => {
+    // the review reply is held back, so the candidate's preview is readable while the message is pending
+    const test = await setup([{ reply: good }, { reply: unchanged, delayMs: 4000 }]);
+    const created = await startBuild(test, { type: 'prompt', prompt: 'An invoice' });
+    const previewId = await until(async () => {
+      const build = (await env.call(`/v1/template-builds/${created.body.id}`, { key: test.account.apiKey })).body;
+      return build.message.preview_id && !ended.includes(build.message.state) ? (build.message.preview_id as string) : null;
+    }, 60_000);
+    const preview = await until(async () => {
+      const job = (await env.call(`/v1/pdf/${previewId}`, { key: test.account.apiKey })).body;
+      return job.status === 'succeeded' ? job : null;
+    }, 60_000);
+    const file = await download(preview);
+    expect(file.status).toBe(200);
+    expect(file.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+
+    const cancelled = await env.call(`/v1/template-builds/${created.body.id}/messages/${created.body.message.id}`, { method: 'DELETE', key: test.account.apiKey });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ state: 'cancelled', credits: 50, preview_id: previewId });
+    const me = await credits(test);
+    expect(me.balances.trial).toBe(50);
+    expect(me.reserved).toBe(0);
+    const ledger = await env.database.db.creditLedgerEntry.findMany({ where: { accountId: test.account.accountId, jobId: { not: null } }, select: { kind: true, amount: true } });
+    expect(ledger.map((entry) => `${entry.kind}:${entry.amount}`).sort()).toEqual(['reserve:50', 'settle:50']);
+    // the late review reply is dropped: the message stays cancelled and the charge stays one
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const build = (await env.call(`/v1/template-builds/${created.body.id}`, { key: test.account.apiKey })).body;
+    expect(build.message.state).toBe('cancelled');
+    expect((await credits(test)).balances.trial).toBe(50);
   }, 90_000);
 
   it('keeps one pending message per build', async () => {

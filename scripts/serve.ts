@@ -9,7 +9,7 @@
 // Ctrl-C, which reaches every process of the foreground group, does not stop it early.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createServiceContext, createSignInLink, ensureDemoAccount, jsonLogger, loadConfig, sealDataDir } from '@svc/core';
+import { createServiceContext, createSignInLink, ensureDemoAccount, jsonLogger, loadConfig, resealSecrets, sealDataDir } from '@svc/core';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
 
@@ -54,6 +54,9 @@ try {
 
   const db = createDb({ url: database.url, poolSize: 2 });
   const setupCtx = createServiceContext({ db, logger, config: { ...loadConfig(), publicUrl } });
+  // secrets stored before sealing, or under a key since rotated, are sealed under the current key
+  const { resealed } = await resealSecrets(setupCtx);
+  if (resealed > 0) say(`Secrets sealed under the current key: ${resealed}`);
   const demo = await ensureDemoAccount(setupCtx);
   const demoLink = demo ? await createSignInLink(setupCtx, { accountId: demo.accountId }) : null;
   await db.$disconnect();

@@ -5,6 +5,7 @@ import {
   createServiceContext,
   createSignInLink,
   listTestimonials,
+  resealSecrets,
   setMaintenance,
   DomainError,
   grantAccountCredits,
@@ -34,6 +35,7 @@ const usage = `usage:
   svc testimonials list [--json]
   svc operator token create --name NAME [--json]
   svc operator token revoke ID [--json]
+  svc secrets reseal [--json]
 plans: ${plans.join(', ')}; buckets: ${buckets.join(', ')}`;
 
 class UsageError extends Error {}
@@ -131,6 +133,12 @@ async function main(ctx: ServiceContext, args: string[]) {
       await grantAccountCredits(ctx, { accountId, bucket, amount });
       return print({ account_id: accountId, bucket, granted: amount }, `granted ${amount} ${bucket} credits to ${accountId}`);
     }
+    case 'secrets reseal': {
+      const result = await resealSecrets(ctx);
+      // a secret no key opens needs the operator: the key it was sealed with is missing
+      if (result.unreadable > 0) process.exitCode = 1;
+      return print(result, `sealed under the current key: ${result.resealed} of ${result.checked} stored secrets rewritten; ${result.unreadable} open with no key`);
+    }
     default:
       throw new UsageError('unknown command');
   }
@@ -164,4 +172,4 @@ try {
   await db.$disconnect();
   await database.stop();
 }
-process.exit(exitCode);
+process.exit(exitCode || Number(process.exitCode ?? 0));

@@ -114,7 +114,11 @@ export const revokeApiKeyOperation = defineOperation({
   path: '/v1/keys/{key_id}',
   tag: 'API keys',
   summary: 'Revoke a key',
-  description: 'Revoking an already revoked key returns the same answer.',
+  description:
+    'Revoking an already revoked key returns the same answer. A revoked key stops spending: its batches are cancelled as by ' +
+    'the batch cancel (rows with no job cancelled, queued jobs cancelled with credit released and render.cancelled sent); its ' +
+    "carousels' and image packs' members that have not started fail with key_revoked (queued jobs cancelled, credit released, " +
+    'render.cancelled sent). Running jobs finish. A retry of such a group admits nothing while its key is revoked.',
   auth: 'bearer',
   params: KeyPath,
   responses: { 200: { description: 'The revoked key', schema: ApiKey } },

@@ -45,7 +45,7 @@ const acceptRules =
   'Any other input needs the AI provider (503 provider_unavailable when none is configured, before anything is reserved). ' +
   'An image input is checked before any model call (still PNG, JPEG or WebP, 10 MiB, 7680 by 4320, 32 million pixels: 400 ' +
   'image_asset_invalid or image_asset_type_unsupported on input.base64). Credits are reserved when the message is accepted, ' +
-  'settled when it succeeds and released when it fails or is cancelled. On build routes free monthly credits cannot pay: ' +
+  'settled when it succeeds (or is cancelled once its preview_id is set) and released when it fails or is cancelled before. On build routes free monthly credits cannot pay: ' +
   '402 ai_needs_paid_credits, nothing held, when trial, pack, subscription credits and overage cannot cover the price. ' +
   'After five failed messages in a row a build answers 409 ai_failure_limit_reached for model work (a source message still works). ' +
   'An AI message often takes a minute or two: poll the build or its messages.';
@@ -143,7 +143,9 @@ export const cancelTemplateBuildMessageOperation = defineOperation({
   path: '/v1/template-builds/{build_id}/messages/{message_id}',
   tag,
   summary: 'Cancel a pending message',
-  description: 'The reservation is released. A message that already ended answers 409 operation_conflict.',
+  description:
+    'Before a candidate exists the reservation is released. Once the message shows a preview_id its candidate render can be ' +
+    'downloaded, so the work was delivered: the cancel settles the reservation. A message that already ended answers 409 operation_conflict.',
   auth: 'bearer',
   params: MessagePath,
   responses: { 200: { description: 'The cancelled message', schema: TemplateMessage } },

@@ -83,8 +83,10 @@ export const cancelTemplateChatMessageOperation = defineOperation({
   method: 'delete',
   path: '/v1/templates/{template_id}/messages/{message_id}',
   tag,
-  summary: 'Cancel a pending chat message (reservation released)',
-  description: 'A message that already ended answers 409 operation_conflict.',
+  summary: 'Cancel a pending chat message (reservation released; settled once its preview exists)',
+  description:
+    'Before a candidate exists the reservation is released; once the message shows a preview_id its candidate render can be ' +
+    'downloaded, so the cancel settles the reservation. A message that already ended answers 409 operation_conflict.',
   auth: 'bearer',
   params: ChatMessagePath,
   responses: { 200: { description: 'The chat and the cancelled message', schema: TemplateChatMessage } },

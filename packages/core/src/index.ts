@@ -74,6 +74,8 @@ export * from './renders/render-queue.ts';
 export * from './renders/render-spec.ts';
 export * from './renders/run-render-job.ts';
 export * from './settings/signing-secret.ts';
+export * from './settings/reseal-secrets.ts';
+export * from './settings/sealed-secrets.ts';
 export * from './status/get-public-stats.ts';
 export * from './status/get-service-status.ts';
 export * from './status/record-worker-presence.ts';

@@ -13,14 +13,17 @@ import {
   fanOutRenderEvent,
   finishRender,
   getWebhook,
+  isSealed,
   type Logger,
   newId,
+  openSecret,
   pruneWebhookLog,
   recoverWebhookDeliveries,
   replayWebhook,
   retryDelaysMs,
   rotateWebhookSecret,
   runWebhookAttempt,
+  secretsKeys,
   signatureHeader,
   testWebhook,
 } from '@svc/core';
@@ -202,11 +205,19 @@ describe('tests', () => {
 
 describe('rotation', () => {
   it('signs with both secrets for 24 hours, current first; a second rotation drops the oldest at once', async () => {
-    const { accountId, webhook } = await destination();
-    const first = webhook.secret;
+    test.setNow(start);
+    const account = await accountWith(ctx, { plan: 'scale' });
+    const accountId = account.accountId;
+    const { webhook, secret: first } = await createWebhook(ctx, { accountId, request: { url: `https://127.0.0.1:${closedPort}/hook` } });
     const rotated = await rotateWebhookSecret(ctx, { accountId, webhookId: webhook.id });
     expect(rotated.webhook.previousSecretExpiresAt).toEqual(new Date(start.getTime() + 24 * 3_600_000));
-    const row = () => ctx.db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+    // both are stored sealed; the row is read as a delivery reads it
+    const keys = secretsKeys(ctx.config.secrets);
+    const row = async () => {
+      const stored = await ctx.db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
+      for (const value of [stored.secret, stored.previousSecret]) if (value !== null) expect(isSealed(value)).toBe(true);
+      return { ...stored, secret: openSecret(keys, stored.secret), previousSecret: stored.previousSecret && openSecret(keys, stored.previousSecret) };
+    };
     const sign = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 
     const inOverlap = new Date(start.getTime() + 23 * 3_600_000);

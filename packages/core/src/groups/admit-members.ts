@@ -6,6 +6,7 @@ import { newId } from '../shared/ids.ts';
 import { defaultFilename, safeName } from '../renders/filename.ts';
 import { accountConcurrency, keyConcurrency } from '../renders/admit-render-job.ts';
 import type { RenderOptions } from '../renders/render-spec.ts';
+import { stopKeyMembers } from './stop-key-members.ts';
 
 export interface AdmitPendingMembersOptions {
   accountId: string;
@@ -18,6 +19,7 @@ interface PendingMember {
   group_id: string;
   position: number;
   key_id: string | null;
+  key_status: 'active' | 'revoked' | null;
   overage_cap: number | null;
   template_id: string;
   template_version: number;
@@ -50,7 +52,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
   if (accountLive >= accountConcurrency || groupLive >= groupConcurrency) return 0;
 
   const pending = await tx.$queryRaw<PendingMember[]>`
-    SELECT m.group_id, m.position, g.key_id, k.monthly_overage_cap AS overage_cap, g.template_id, g.template_version,
+    SELECT m.group_id, m.position, g.key_id, k.status::text AS key_status, k.monthly_overage_cap AS overage_cap, g.template_id, g.template_version,
            t.name AS template_name, m.html, m.options, m.asset_ids
       FROM render_group_members m
       JOIN render_groups g ON g.id = m.group_id
@@ -62,6 +64,11 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
   let admitted = 0;
   for (const member of pending) {
     if (accountLive >= accountConcurrency || groupLive >= groupConcurrency) break;
+    if (member.key_status === 'revoked') {
+      // a group created as its key was being revoked, or retried after: a revoked key stops spending
+      await stopKeyMembers(tx, { accountId, keyId: member.key_id!, now });
+      continue;
+    }
     const keyLive = live.byKey.get(member.key_id) ?? 0;
     if (keyLive >= keyConcurrency) continue;
     const jobId = newId(member.options.kind === 'pdf' ? 'pdf_' : 'image_');

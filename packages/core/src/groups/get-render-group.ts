@@ -54,7 +54,8 @@ export async function loadRenderGroup(db: DbOrTx, groupId: string): Promise<Rend
 export function groupView(group: Prisma.RenderGroupGetPayload<{ include: typeof groupWithMembers }>): RenderGroupView {
   const { members, ...record } = group;
   const progress = members.map((member): MemberProgress => {
-    if (member.state === 'admitted' && member.job) return member.job.status;
+    // carousels and packs have no cancelled member: a job cancelled by its key's revocation shows failed
+    if (member.state === 'admitted' && member.job) return member.job.status === 'cancelled' && record.kind !== 'batch' ? 'failed' : member.job.status;
     return member.state === 'admitted' ? 'pending' : member.state;
   });
   return {

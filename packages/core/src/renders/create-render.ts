@@ -9,6 +9,7 @@ import type { RenderJobRecord } from '../shared/records.ts';
 import { admitRenderJob, isTerminal, lockAccountAdmissions, takeRenderCreationToken } from './admit-render-job.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
+import { requestFingerprint } from './request-fingerprint.ts';
 import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 
 export interface CreateRenderOptions {
@@ -50,7 +51,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   // after template expansion: what the page will load is what must be owned
   const assetIds = await checkAssetReferences(ctx.db, principal.accountId, spec.html, saved ? 'template_id' : 'html');
 
-  const replayed = idempotencyKey ? await findReplay(ctx.db, principal.accountId, kind, idempotencyKey, spec.fingerprint) : null;
+  const replayed = idempotencyKey ? await findReplay(ctx.db, principal.accountId, kind, idempotencyKey, requestFingerprint(ctx, spec)) : null;
   const now = ctx.clock();
   const jobId =
     replayed ??
@@ -85,7 +86,7 @@ async function admit(
   return ctx.db.$transaction(async (tx) => {
     await lockAccountAdmissions(tx, principal.accountId);
     if (idempotencyKey) {
-      const replay = await findReplay(tx, principal.accountId, kind, idempotencyKey, spec.fingerprint);
+      const replay = await findReplay(tx, principal.accountId, kind, idempotencyKey, requestFingerprint(ctx, spec));
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
@@ -105,7 +106,7 @@ async function admit(
       now,
     });
     if (idempotencyKey) {
-      await tx.idempotencyRecord.create({ data: { accountId: principal.accountId, kind, key: idempotencyKey, fingerprint: spec.fingerprint, jobId, createdAt: now } });
+      await tx.idempotencyRecord.create({ data: { accountId: principal.accountId, kind, key: idempotencyKey, fingerprint: requestFingerprint(ctx, spec), jobId, createdAt: now } });
     }
     return jobId;
   });

@@ -19,6 +19,10 @@ export type Outcome = { status: 'succeeded'; artifact: Artifact } | { status: 'f
 
 const eventType = { succeeded: 'render.succeeded', failed: 'render.failed', cancelled: 'render.cancelled' } as const;
 
+/** The job's options without pdf.password, marked pdf_password_erased (unchanged when there is none). */
+const erasePdfPassword = Prisma.sql`CASE WHEN options #> '{pdf,password}' IS NULL THEN options
+  ELSE jsonb_set(options #- '{pdf,password}', '{pdf_password_erased}', 'true'::jsonb) END`;
+
 export interface FinishRenderOptions {
   jobId: string;
   /** The claim being finished (fencing): a stale claimer cannot finish a job taken over by another. */
@@ -34,7 +38,9 @@ export interface FinishRenderOptions {
  * operator can retry it), a durable event is recorded for webhook delivery, waiting requests
  * are woken, and the follow-up work is queued: the webhook fan-out when a destination listens
  * for this kind of event (accounts without webhooks cost the worker nothing more), and the
- * admission of the account's pending group members, since a live slot freed (spec 3.4).
+ * admission of the account's pending group members, since a live slot freed (spec 3.4). A PDF
+ * open password is a secret of the customer's that the service needs only to render: it is
+ * erased from the stored options here, on every terminal transition, and a marker says so.
  * Returns false when the job was no longer this claimer's to finish.
  */
 export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now }: FinishRenderOptions): Promise<boolean> {
@@ -57,7 +63,8 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now }:
              media_type = ${artifact?.mediaType ?? null}, byte_size = ${artifact?.byteSize ?? null},
              page_count = ${artifact?.pageCount ?? null}::int, sha256 = ${artifact?.sha256 ?? null},
              storage_key = ${artifact?.storageKey ?? null}, expires_at = ${artifact?.expiresAt ?? null},
-             error_category = ${failure?.category ?? null}, error_code = ${failure?.code ?? null}
+             error_category = ${failure?.category ?? null}, error_code = ${failure?.code ?? null},
+             options = ${erasePdfPassword}
        WHERE id = ${jobId}
          AND (${attempt === null} AND status IN ('queued', 'running') OR status = 'running' AND attempts = ${attempt ?? 0})
       RETURNING id, account_id),

@@ -15,7 +15,8 @@ export interface RetryRenderJobOptions {
  * keyless work; settled or released as any job). The customer's request rate is not spent.
  * A failed job is retried once: asking again answers the same new job, charging nothing more.
  * Failed jobs keep their input for the retention window (SVC_RETENTION_HOURS); after that, or
- * for a job that did not fail, the answer is 409.
+ * for a job that did not fail, the answer is 409; so it is for a PDF whose open password was
+ * erased when it failed (the service keeps no password past the job's end).
  */
 export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRenderJobOptions): Promise<RenderJobRecord> {
   const original = await ctx.db.renderJob.findUnique({ where: { id: jobId } });
@@ -24,6 +25,8 @@ export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRender
   if (existing) return existing;
   if (original.status === 'queued' || original.status === 'running') throw new DomainError('job_not_finished');
   if (original.status !== 'failed') throw new DomainError('operation_conflict');
+  // its open password was erased when it failed: a retry would make the file unencrypted
+  if (passwordErased(original.options)) throw new DomainError('operation_conflict');
   await refuseWhenOverloaded(ctx);
   const now = ctx.clock();
   const retryId = await ctx.db.$transaction(async (tx) => {
@@ -56,4 +59,8 @@ export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRender
     });
   });
   return ctx.db.renderJob.findUniqueOrThrow({ where: { id: retryId } });
+}
+
+function passwordErased(options: unknown): boolean {
+  return typeof options === 'object' && options !== null && (options as { pdf_password_erased?: unknown }).pdf_password_erased === true;
 }

@@ -27,6 +27,12 @@ export interface ServiceConfig {
   renderTimeoutMs: number;
   /** Claims of one job before it fails for good. */
   maxRenderAttempts: number;
+  /**
+   * The key that seals secrets kept in the database (SVC_SECRETS_KEY, 32 bytes as base64 or
+   * hex), the key before a rotation (SVC_SECRETS_KEY_PREVIOUS), and the file a key is generated
+   * into when none is set (SVC_DATA_DIR/secrets.key).
+   */
+  secrets: { key?: string; previousKey?: string; keyFile: string };
   /** Explicit download signing secret (SVC_SIGNING_SECRET); otherwise one is generated and stored. */
   signingSecret?: string;
   /** Outgoing email (SVC_SMTP_URL, SVC_EMAIL_FROM); unset: email delivery is not configured. */
@@ -101,6 +107,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     renderLeaseMs: number('SVC_RENDER_LEASE_SECONDS', renderTimeoutMs / 1000 + 30) * 1000,
     maxRenderAttempts: 3,
     signingSecret: env.SVC_SIGNING_SECRET || undefined,
+    secrets: {
+      key: env.SVC_SECRETS_KEY || undefined,
+      previousKey: env.SVC_SECRETS_KEY_PREVIOUS || undefined,
+      keyFile: join(resolve(/* turbopackIgnore: true */ env.SVC_DATA_DIR ?? '.data'), 'secrets.key'),
+    },
     egressAllowlist: parseAllowlist(env.SVC_UNSAFE_EGRESS_ALLOWLIST),
     warmSandboxes: {
       size: count('SVC_WARM_SANDBOXES'),

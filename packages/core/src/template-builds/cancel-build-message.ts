@@ -1,5 +1,5 @@
 import type { TemplateMessage } from '@svc/db';
-import { releaseCredits } from '../credits/reserve-credits.ts';
+import { releaseCredits, settleCredits } from '../credits/reserve-credits.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { GetMessageDraftOptions } from './get-build-draft.ts';
@@ -12,23 +12,27 @@ export async function cancelBuildMessage(ctx: ServiceContext, options: GetMessag
 }
 
 /**
- * Cancels a pending message of a build or chat: cancelled and its reservation released in one
- * transaction. The pipeline's every write is fenced on a pending state, so a worker still
- * talking to the model finds the message cancelled and drops its result. A message that
- * already ended answers 409 operation_conflict; one not of the build, `missing()`.
+ * Cancels a pending message of a build or chat in one transaction. The pipeline's every write is
+ * fenced on a pending state, so a worker still talking to the model finds the message cancelled
+ * and drops its result. Before a candidate exists the reservation is released (spec 3.2). Once
+ * the message shows a preview_id the candidate's render is the customer's to download, so the
+ * model's work was delivered and the cancel settles the reservation: otherwise creating and
+ * cancelling in a loop would yield candidates for no credit. A message that already ended
+ * answers 409 operation_conflict; one not of the build, `missing()`.
  */
 export async function cancelPendingMessage(ctx: ServiceContext, buildId: string, messageId: string, missing: () => DomainError): Promise<TemplateMessage> {
   const now = ctx.clock();
   return ctx.db.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
+    const rows = await tx.$queryRaw<{ id: string; preview_id: string | null }[]>`
       UPDATE template_messages SET state = 'cancelled', finished_at = ${now}, lease_expires_at = NULL
        WHERE id = ${messageId} AND build_id = ${buildId} AND state IN ('queued', 'running', 'previewing')
-      RETURNING id`;
+      RETURNING id, preview_id`;
     if (rows.length === 0) {
       const exists = await tx.templateMessage.findFirst({ where: { id: messageId, buildId }, select: { id: true } });
       throw exists ? new DomainError('operation_conflict') : missing();
     }
-    await releaseCredits(tx, messageId, now);
+    if (rows[0]!.preview_id === null) await releaseCredits(tx, messageId, now);
+    else await settleCredits(tx, messageId, now);
     return tx.templateMessage.findUniqueOrThrow({ where: { id: messageId } });
   });
 }

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
 import { attemptLeaseMs, deliveryJobKey } from './delivery-rules.ts';
 import { activeSecrets } from './webhook-secret.ts';
+import { openSecret, secretsKeys } from '../settings/sealed-secrets.ts';
 
 /** What one claimed attempt sends, and the fence its result is recorded under. */
 export interface ClaimedAttempt {
@@ -89,6 +90,7 @@ export async function claimWebhookAttempt(ctx: ServiceContext, deliveryId: strin
       where: { id: delivery.id },
       data: { state: 'sending', leaseExpiresAt: new Date(now.getTime() + attemptLeaseMs) },
     });
+    const keys = secretsKeys(ctx.config.secrets);
     return {
       attemptId: attempt.id,
       deliveryId: delivery.id,
@@ -99,7 +101,11 @@ export async function claimWebhookAttempt(ctx: ServiceContext, deliveryId: strin
       url: delivery.url,
       body: delivery.body,
       secrets: activeSecrets(
-        { secret: delivery.secret, previousSecret: delivery.previous_secret, previousSecretExpiresAt: delivery.previous_secret_expires_at },
+        {
+          secret: openSecret(keys, delivery.secret),
+          previousSecret: delivery.previous_secret === null ? null : openSecret(keys, delivery.previous_secret),
+          previousSecretExpiresAt: delivery.previous_secret_expires_at,
+        },
         now,
       ),
     };

@@ -1,3 +1,4 @@
+import { sealSecret, secretsKeys } from '../settings/sealed-secrets.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newWebhookSecret, rotationOverlapMs } from './webhook-secret.ts';
 import type { WebhookWithSecret } from './create-webhook.ts';
@@ -8,7 +9,7 @@ export type RotateWebhookSecretOptions = OwnedWebhook;
 /**
  * A new secret signs at once; the one it replaces keeps signing for 24 hours. Rotating
  * again during an overlap makes the replaced secret the previous one at once, so the
- * oldest is dropped and only the last two ever sign.
+ * oldest is dropped and only the last two ever sign. Both stay sealed as stored.
  */
 export async function rotateWebhookSecret(ctx: ServiceContext, options: RotateWebhookSecretOptions): Promise<WebhookWithSecret> {
   const now = ctx.clock();
@@ -18,7 +19,7 @@ export async function rotateWebhookSecret(ctx: ServiceContext, options: RotateWe
     return tx.webhook.update({
       where: { id: current.id },
       data: {
-        secret,
+        secret: sealSecret(secretsKeys(ctx.config.secrets), secret),
         displayPrefix,
         previousSecret: current.secret,
         previousSecretExpiresAt: new Date(now.getTime() + rotationOverlapMs),

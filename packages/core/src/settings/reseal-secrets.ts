@@ -1,0 +1,62 @@
+import type { ServiceContext } from '../shared/context.ts';
+import { openSecret, sealSecret, sealedWithCurrent, secretsKeys } from './sealed-secrets.ts';
+
+export interface ResealSecretsResult {
+  /** Stored secrets looked at (a webhook's current and previous secret count once each). */
+  checked: number;
+  /** Of them, those rewritten: plain values, and values sealed under the previous key. */
+  resealed: number;
+  /** Sealed values neither key opens (a lost or wrong key): left as they are and logged. */
+  unreadable: number;
+}
+
+/** Rows read per query. */
+const pageSize = 500;
+
+/**
+ * Seals every stored webhook signing secret under the current key (`svc secrets reseal`, and at
+ * each `npm start`): values stored plain before sealing existed, and values sealed under
+ * SVC_SECRETS_KEY_PREVIOUS after a rotation, after which the previous key can be dropped. Each
+ * row is rewritten only if it still holds what was read, so a rotation racing the reseal is
+ * never undone. A value neither key opens is left as it is and counted. Running it again
+ * changes nothing.
+ */
+export async function resealSecrets(ctx: ServiceContext): Promise<ResealSecretsResult> {
+  const keys = secretsKeys(ctx.config.secrets);
+  let unreadable = 0;
+  const reseal = (stored: string) => {
+    if (sealedWithCurrent(keys, stored)) return stored;
+    try {
+      return sealSecret(keys, openSecret(keys, stored));
+    } catch {
+      unreadable += 1;
+      return stored;
+    }
+  };
+  let checked = 0;
+  let resealed = 0;
+  let after = '';
+  for (;;) {
+    const rows = await ctx.db.webhook.findMany({
+      where: { id: { gt: after } },
+      orderBy: { id: 'asc' },
+      take: pageSize,
+      select: { id: true, secret: true, previousSecret: true },
+    });
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      const secret = reseal(row.secret);
+      const previousSecret = row.previousSecret === null ? null : reseal(row.previousSecret);
+      checked += row.previousSecret === null ? 1 : 2;
+      if (secret === row.secret && previousSecret === row.previousSecret) continue;
+      const updated = await ctx.db.webhook.updateMany({
+        where: { id: row.id, secret: row.secret, previousSecret: row.previousSecret },
+        data: { secret, previousSecret },
+      });
+      if (updated.count > 0) resealed += Number(secret !== row.secret) + Number(previousSecret !== row.previousSecret);
+    }
+  }
+  if (unreadable > 0) ctx.logger.warn('stored secrets open with neither SVC_SECRETS_KEY nor SVC_SECRETS_KEY_PREVIOUS', { unreadable });
+  return { checked, resealed, unreadable };
+}
