@@ -10,7 +10,7 @@ import { accountWith, useTestContext } from './support.ts';
 const test = useTestContext();
 const { ctx } = test;
 
-describe('migration 0022_erase_finished_pdf_passwords', () => {
+describe('migration 0021_erase_finished_pdf_passwords', () => {
   it('erases the passwords of ended jobs, keeps those of live ones, and voids their fingerprints', async () => {
     const account = await accountWith(ctx, { plan: 'scale' });
     const options = (password?: string) => ({ kind: 'pdf', pdf: { format: 'A4', ...(password ? { password } : {}) } });
@@ -25,7 +25,7 @@ describe('migration 0022_erase_finished_pdf_passwords', () => {
       await ctx.db.idempotencyRecord.create({ data: { accountId: account.accountId, kind: 'pdf', key: `k${index}`, fingerprint: 'a'.repeat(64), jobId: job.id } });
     }
 
-    const sql = await readFile(join(migrationsDir, '0022_erase_finished_pdf_passwords', 'migration.sql'), 'utf8');
+    const sql = await readFile(join(migrationsDir, '0021_erase_finished_pdf_passwords', 'migration.sql'), 'utf8');
     const statements = sql.replace(/--.*$/gm, '').split(';').map((statement) => statement.trim()).filter(Boolean);
     for (const statement of statements) await ctx.db.$executeRawUnsafe(statement);
 
