@@ -5,7 +5,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from '../templates/canvas.ts';
 import { type CreateGroupResult, createRenderGroup, openGroupRequest } from './create-render-group.ts';
-import { evaluateMember, mapBounded, memberOptions, validateMemberData } from './member-input.ts';
+import { evaluateMember, mapBounded, memberOptions, meterMembers, validateMemberData } from './member-input.ts';
 
 export interface CreateBatchOptions {
   principal: Principal;
@@ -34,13 +34,15 @@ export async function createBatch(ctx: ServiceContext, { principal, request, ide
   );
   const canvas = readCanvas(resolved.source);
   const options = memberOptions(request.format, canvas.kind === 'canvas' ? canvas.canvas : null);
-  const members = await mapBounded(request.rows, 8, async (data, index) => ({
-    label: null,
-    name: null,
-    width: null,
-    height: null,
-    options,
-    ...(await evaluateMember(ctx, principal.accountId, { source: resolved.source, data, field: `rows.${index}`, brand })),
-  }));
+  const members = await meterMembers(ctx, principal.accountId, (tenancy) =>
+    mapBounded(request.rows, 8, async (data, index) => ({
+      label: null,
+      name: null,
+      width: null,
+      height: null,
+      options,
+      ...(await evaluateMember(ctx, principal.accountId, { source: resolved.source, data, field: `rows.${index}`, brand }, tenancy)),
+    })),
+  );
   return createRenderGroup(ctx, group, members);
 }

@@ -7,7 +7,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from '../templates/canvas.ts';
 import { type CreateGroupResult, createRenderGroup, openGroupRequest } from './create-render-group.ts';
-import { evaluateMember, memberOptions, validateMemberData } from './member-input.ts';
+import { evaluateMember, memberOptions, meterMembers, validateMemberData } from './member-input.ts';
 
 export interface CreateCarouselOptions {
   principal: Principal;
@@ -29,7 +29,9 @@ export async function createCarousel(ctx: ServiceContext, { principal, request, 
   const data = request.data ?? {};
   const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: resolved.source, sourceField: 'template_id' });
   await validateMemberData(resolved.schema, [{ data, field: 'data' }], brand);
-  const { html, assetIds } = await evaluateMember(ctx, principal.accountId, { source: resolved.source, data, field: 'data', brand });
+  const { html, assetIds } = await meterMembers(ctx, principal.accountId, (tenancy) =>
+    evaluateMember(ctx, principal.accountId, { source: resolved.source, data, field: 'data', brand }, tenancy),
+  );
 
   const pages = new Map<string, string | null>();
   for (const page of findCanvasPages(html)) if (!pages.has(page.id)) pages.set(page.id, page.name);

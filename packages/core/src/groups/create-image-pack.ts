@@ -9,7 +9,7 @@ import { readCanvas } from '../templates/canvas.ts';
 import { resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 import { mergeData } from '../templates/saved-render-input.ts';
 import { type CreateGroupResult, createRenderGroup, openGroupRequest, type PlannedMember } from './create-render-group.ts';
-import { evaluateMember, mapBounded, memberOptions, validateMemberData } from './member-input.ts';
+import { evaluateMember, mapBounded, memberOptions, meterMembers, validateMemberData } from './member-input.ts';
 
 export interface CreateImagePackOptions {
   principal: Principal;
@@ -47,13 +47,15 @@ export async function createImagePack(ctx: ServiceContext, { principal, request,
     const outcome = adapted[toAdapt.indexOf(plan)]!;
     return 'source' in outcome ? { ...plan, source: outcome.source, data } : { ...plan, errorCode: outcome.errorCode };
   });
-  const members = await mapBounded(ready, 4, async (plan): Promise<PlannedMember> => {
-    const member = { label: plan.sizeId, name: plan.name, width: plan.width, height: plan.height };
-    if ('errorCode' in plan) return { ...member, errorCode: plan.errorCode };
-    if (!('source' in plan)) throw new Error('size plan without a source');
-    const evaluated = await evaluateMember(ctx, principal.accountId, { source: plan.source, data: plan.data, field: 'data', brand });
-    return { ...member, ...evaluated, options: memberOptions(request.format, plan) };
-  });
+  const members = await meterMembers(ctx, principal.accountId, (tenancy) =>
+    mapBounded(ready, 4, async (plan): Promise<PlannedMember> => {
+      const member = { label: plan.sizeId, name: plan.name, width: plan.width, height: plan.height };
+      if ('errorCode' in plan) return { ...member, errorCode: plan.errorCode };
+      if (!('source' in plan)) throw new Error('size plan without a source');
+      const evaluated = await evaluateMember(ctx, principal.accountId, { source: plan.source, data: plan.data, field: 'data', brand }, tenancy);
+      return { ...member, ...evaluated, options: memberOptions(request.format, plan) };
+    }),
+  );
   return createRenderGroup(ctx, group, members);
 }
 

@@ -9,6 +9,7 @@ import { effectiveOptions, type RenderOptions } from '../renders/render-spec.ts'
 import type { Canvas } from '../templates/canvas.ts';
 import { compileDataSchema, validateData } from '../templates/data-schema.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
+import { type EvaluationTenancy, meteredEvaluation } from '../templates/evaluation-budget.ts';
 
 export type GroupFormat = 'pdf' | 'png' | 'jpeg' | 'webp';
 
@@ -57,14 +58,18 @@ export async function validateMemberData(schema: unknown, entries: { data: Recor
   if (details.length > 0) throw new DomainError('template_data_invalid', { details: details.slice(0, 16) });
 }
 
-/** Evaluates a member's source with its data; the html's asset references must be owned (captured with each job). */
+/**
+ * Evaluates a member's source with its data; the html's asset references must be owned (captured
+ * with each job). `tenancy` is the group request's one metered evaluation (meterMembers).
+ */
 export async function evaluateMember(
   ctx: ServiceContext,
   accountId: string,
   input: { source: string; data: Record<string, unknown>; field: string; brand: BrandValues | null },
+  tenancy: EvaluationTenancy,
 ): Promise<{ html: string; assetIds: string[] }> {
   try {
-    const html = await evaluateSource(input.source, input.data, 'template_id', input.brand, { ctx, accountId });
+    const html = await evaluateSource(input.source, input.data, 'template_id', input.brand, tenancy);
     return { html, assetIds: await checkAssetReferences(ctx.db, accountId, html, 'template_id') };
   } catch (error) {
     throw pointedAt(error, input.field);
@@ -83,4 +88,13 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, run: 
   });
   await Promise.all(lanes);
   return results;
+}
+
+/**
+ * Runs a group request's evaluations within the account's evaluation budget as one: taken once
+ * ahead, charged with the sandbox time of all its members, so a group's size does not multiply
+ * what is held while it evaluates.
+ */
+export function meterMembers<T>(ctx: ServiceContext, accountId: string, evaluate: (tenancy: EvaluationTenancy) => Promise<T>): Promise<T> {
+  return meteredEvaluation({ ctx, accountId }, evaluate);
 }

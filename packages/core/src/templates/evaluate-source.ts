@@ -3,7 +3,7 @@ import { maxTemplateDataBytes } from '@svc/rules';
 import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError } from '@svc/templating';
 import { type BrandValues, templateBrand } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
-import { type EvaluationAccount, meteredEvaluation } from './evaluation-budget.ts';
+import { type EvaluationAccount, type EvaluationTenancy, meteredEvaluation } from './evaluation-budget.ts';
 
 /**
  * Room the brand values take in the evaluated data (a name, 16 colours, logos and fonts): the
@@ -18,19 +18,22 @@ const brandLimits = { dataBytes: maxTemplateDataBytes + 64 * 1024, dataCollectio
  * data passed its limits (callers check data.brand and the schema first). Customer work names
  * its `account`: the evaluation is then within the account's budget (evaluation-budget.ts) and
  * takes its turn among accounts in the sandbox; only the service's own fixed content omits it.
+ * Work that evaluates many times for one request (a group's rows) meters the whole request once
+ * and passes the `tenancy` it got instead.
  */
 export async function evaluateSource(
   source: string,
   data: Record<string, unknown>,
   sourceField: string,
   brand: BrandValues | null = null,
-  account?: EvaluationAccount,
+  metering?: EvaluationAccount | EvaluationTenancy,
 ): Promise<string> {
   try {
     checkTemplateData(data);
     const input = brand ? { source, data: { ...data, brand: templateBrand(brand) }, limits: brandLimits } : { source, data };
-    if (!account) return (await evaluateTemplate(input)).html;
-    return await meteredEvaluation(account, async (tenancy) => (await evaluateTemplate({ ...input, ...tenancy })).html);
+    if (!metering) return (await evaluateTemplate(input)).html;
+    if ('tenant' in metering) return (await evaluateTemplate({ ...input, ...metering })).html;
+    return await meteredEvaluation(metering, async (tenancy) => (await evaluateTemplate({ ...input, ...tenancy })).html);
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     const field = error.code.startsWith('template_data_') ? `data${error.pointer ?? ''}` : sourceField;

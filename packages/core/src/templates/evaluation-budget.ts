@@ -2,7 +2,7 @@
 // batch row, preview, comparison or new version evaluates its source in the sandbox (up to about
 // a second each) before a render token or a credit is spent, and a failed evaluation spends
 // neither. So evaluation has a budget of its own per account, in seconds of sandbox work
-// (rate-limit.ts, template_evaluation): a quarter of a second is taken before each evaluation,
+// (rate-limit.ts, template_evaluation): a fifth of a second is taken before each evaluation,
 // refused with 429 rate_limited when the account has not that much left, and when it ends the
 // time a sandbox worker actually spent is charged instead, whether the evaluation succeeded or
 // failed (the budget may run into a debt of its size, which later evaluations wait out). The
@@ -24,8 +24,12 @@ export interface EvaluationTenancy {
   onWork: (ms: number) => void;
 }
 
-/** Seconds taken before an evaluation: twenty renders at once (the render burst) fit in a full budget. */
-const upfrontSeconds = 0.25;
+/**
+ * Seconds taken before an evaluation: the render burst (twenty-one at once) fits in a full budget
+ * with room to spare, and so do twenty group creates at once, each of which takes it once for
+ * all its rows (evaluateSource with a caller's tenancy).
+ */
+const upfrontSeconds = 0.2;
 
 /**
  * Runs `evaluate` within the account's evaluation budget: 429 rate_limited when it is spent.
