@@ -204,7 +204,8 @@ function spawnAs(account: Account | null, command: string, args: string[], cwd: 
     cwd,
     detached,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: clusterEnvironment(account),
+    // (NodeJS.ProcessEnv, as Next declares it, demands NODE_ENV, which the server has no use for)
+    env: clusterEnvironment(account) as NodeJS.ProcessEnv,
   });
 }
 

@@ -29,7 +29,7 @@ const PROBE = `
 /** Runs the probe as the browser would run: as its account, with or without the filter. */
 function probe(specs: string[], filtered: boolean) {
   const command = browserCommand(browserAccount(), '/usr/bin/perl', ['-e', PROBE, '--', ...specs], existsSync(SETPRIV), filtered ? browserFilter() : null);
-  const output = execFileSync(command.executablePath, command.args, { encoding: 'utf8', env: { PATH: '/usr/bin:/bin' } });
+  const output = execFileSync(command.executablePath, command.args, { encoding: 'utf8' });
   const errno = new Map(output.match(/^\d+=\d+$/gm)!.map((line) => line.split('=').map(Number) as [number, number]));
   const field = (name: string) => output.match(new RegExp(`^${name}:\\s*(\\S+)`, 'm'))![1];
   return { errno, seccomp: Number(field('Seccomp')), noNewPrivs: Number(field('NoNewPrivs')), uid: Number(field('Uid')) };
