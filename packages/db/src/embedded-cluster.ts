@@ -6,7 +6,7 @@
 // user can traverse. And the server runs in a process group of its own, so the Ctrl-C a
 // terminal sends to `npm start`'s group does not stop it under the processes still using it:
 // the service stops it last, itself.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, chown, cp, lstat, mkdir, readdir, readlink, realpath, rename, rm, rmdir, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -204,8 +204,34 @@ function spawnAs(account: Account | null, command: string, args: string[], cwd: 
     cwd,
     detached,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LC_MESSAGES: messageLocale },
+    // (NodeJS.ProcessEnv, as Next declares it, demands NODE_ENV, which the server has no use for)
+    env: clusterEnvironment(account) as NodeJS.ProcessEnv,
   });
+}
+
+/**
+ * The server's whole environment: where its programs are, its locale and time zone (initdb
+ * takes the cluster's locale from them), its user's home; none of the service's variables,
+ * so a server process shows no credential of the service. The cluster is named by -D.
+ */
+export function clusterEnvironment(account: Account | null, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin' };
+  for (const [name, value] of Object.entries(from)) {
+    if (value !== undefined && (name === 'TZ' || name === 'LANG' || name === 'LANGUAGE' || name.startsWith('LC_'))) env[name] = value;
+  }
+  const home = account ? homeOf(account.uid) : from.HOME;
+  if (home) env.HOME = home;
+  env.LC_MESSAGES = messageLocale;
+  return env;
+}
+
+/** An account's home from the password database, if it has one. */
+function homeOf(uid: number): string | undefined {
+  try {
+    return execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[5] || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Fast shutdown: open sessions are ended, the cluster is left consistent. */

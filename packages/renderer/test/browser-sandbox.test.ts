@@ -122,9 +122,32 @@ test('the browser runs with its own sandbox on, as a non-root account, with no n
     expect(browser.uids.every((uid) => uid !== 0)).toBe(true);
     if (process.getuid?.() !== 0) expect(browser.uids[0]).toBe(process.getuid?.());
     expect(browser.noNewPrivs).toBe(1);
-    // Chromium filters its children's system calls, not its own: the browser process has no
-    // seccomp filter (0); the account, no_new_privs and the renderers' filter are its boundary
-    expect(browser.seccomp).toBe(0);
+    // Chromium filters its children's system calls, not its own: the browser process carries
+    // the launcher's deny-list filter (seccomp-filter.ts)
+    expect(browser.seccomp).toBe(2);
+  });
+});
+
+test('every process of the browser is seccomp-filtered, non-root and without new privileges', async () => {
+  await duringRender(async (browserPid) => {
+    await waitForRenderer(browserPid);
+    const tree = processTree(browserPid);
+    // the browser, its zygotes, the renderer and the network/utility processes
+    expect(tree.length).toBeGreaterThan(3);
+    let seen = 0;
+    for (const pid of tree) {
+      let processStatus: ProcessStatus;
+      try {
+        processStatus = status(pid);
+      } catch (error) {
+        // a process that ended while we walked the tree has nothing left to show
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH') continue;
+        throw error;
+      }
+      seen += 1;
+      expect({ pid, ...processStatus, root: processStatus.uids.some((uid) => uid === 0) }).toMatchObject({ pid, seccomp: 2, noNewPrivs: 1, root: false });
+    }
+    expect(seen).toBeGreaterThan(3);
   });
 });
 

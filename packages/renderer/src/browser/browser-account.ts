@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ensureSystemAccount, type SystemAccount } from '@svc/db/system-account';
 import puppeteer, { type LaunchOptions } from 'puppeteer-core';
 import { headlessMode } from './launch-flags.ts';
+import { seccompArch, seccompLauncher, PERL } from './seccomp-filter.ts';
 import { PROFILE_PREFIX } from './stale-profiles.ts';
 
 export const BROWSER_ACCOUNT = 'svc-chromium';
@@ -89,7 +90,7 @@ export function accountLaunchOptions(options: { executablePath: string; flags: s
     // DevTools over a pipe: no debugging port that page content could reach
     '--remote-debugging-pipe',
   ];
-  const command = browserCommand(options.account, options.executablePath, chromiumArgs, existsSync(SETPRIV));
+  const command = browserCommand(options.account, options.executablePath, chromiumArgs, existsSync(SETPRIV), browserFilter());
   return {
     executablePath: command.executablePath,
     ignoreDefaultArgs: true,
@@ -101,17 +102,37 @@ export function accountLaunchOptions(options: { executablePath: string; flags: s
 }
 
 /**
- * The command that starts the browser as its account: setpriv, which drops to the account (as
- * root) and sets no_new_privs, then execs Chromium with its arguments, keeping the pid and the
- * DevTools pipe. Without setpriv a non-root service starts Chromium directly (Chromium sets
- * no_new_privs for its sandboxed children itself); as root it refuses, since Chromium would
- * then need --no-sandbox.
+ * The launcher that puts the browser process under its seccomp filter (seccomp-filter.ts), or
+ * null on an architecture the filter is not built for. Perl is part of every Debian system;
+ * without it the browser does not start rather than start unfiltered.
  */
-export function browserCommand(account: SystemAccount | null, executablePath: string, args: string[], hasSetpriv: boolean): BrowserCommand {
+export function browserFilter(): string[] | null {
+  const target = seccompArch();
+  if (!target) return null;
+  if (!existsSync(PERL)) throw new Error(`${PERL} is needed to filter Chromium's system calls`);
+  return seccompLauncher(target);
+}
+
+/**
+ * The command that starts the browser as its account: setpriv, which drops to the account (as
+ * root) and sets no_new_privs, then the filter's launcher, which installs the seccomp filter,
+ * then Chromium with its arguments; each execs the next, keeping the pid and the DevTools
+ * pipe. Without setpriv a non-root service starts the launcher (or Chromium) directly: the
+ * launcher sets no_new_privs itself, and Chromium does for its sandboxed children; as root it
+ * refuses, since Chromium would then need --no-sandbox.
+ */
+export function browserCommand(
+  account: SystemAccount | null,
+  executablePath: string,
+  args: string[],
+  hasSetpriv: boolean,
+  filter: string[] | null = null,
+): BrowserCommand {
+  const [command, ...commandArgs] = [...(filter ?? []), executablePath, ...args];
   if (!hasSetpriv) {
     if (account) throw new Error(`${SETPRIV} is needed to start Chromium as ${account.name}`);
-    return { executablePath, args };
+    return { executablePath: command!, args: commandArgs };
   }
   const switchAccount = account ? [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups'] : [];
-  return { executablePath: SETPRIV, args: [...switchAccount, '--no-new-privs', '--', executablePath, ...args] };
+  return { executablePath: SETPRIV, args: [...switchAccount, '--no-new-privs', '--', command!, ...commandArgs] };
 }
