@@ -2,40 +2,16 @@
 // sealed before Chromium starts, Chromium runs as an account that cannot read it nor the
 // worker's environment, and no Chromium process carries the worker's secrets.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { until } from '../../../e2e/support/until.ts';
+import { processTree } from '../../../packages/renderer/test/support/processes.ts';
 import { useWorkerProcesses } from './support/worker-processes.ts';
 
 const processes = useWorkerProcesses('browser-user');
 
 const SECRETS = { SVC_SIGNING_SECRET: 'canary-signing-secret-41d2', AWS_SECRET_ACCESS_KEY: 'canary-aws-secret-8e17', SVC_SMTP_URL: 'smtp://user:canary-smtp@127.0.0.1:1' };
-
-/** The process and everything below it, by parent ids in /proc. */
-function processTree(rootPid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // ended while we looked
-    }
-  }
-  const tree = [rootPid];
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, parent] of parents) {
-      if (tree.includes(parent) && !tree.includes(pid)) {
-        tree.push(pid);
-        grew = true;
-      }
-    }
-  }
-  return tree;
-}
 
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 

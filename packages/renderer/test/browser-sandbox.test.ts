@@ -3,11 +3,12 @@
 // can read of the service. The service's secrets are planted in this process's environment
 // before the browser starts, as the worker would have them.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Renderer, RenderError } from '../src/index.ts';
+import { processTree } from './support/processes.ts';
 
 const SECRETS = {
   SVC_SIGNING_SECRET: 'canary-signing-secret-7f3a',
@@ -52,31 +53,6 @@ function status(pid: number): ProcessStatus {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => text.match(new RegExp(`^${name}:\\s*(.*)$`, 'm'))?.[1] ?? '';
   return { uids: field('Uid').split(/\s+/).map(Number), seccomp: Number(field('Seccomp')), noNewPrivs: Number(field('NoNewPrivs')) };
-}
-
-/** The browser and every process below it, by walking parent ids in /proc. */
-function processTree(rootPid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // ended while we looked
-    }
-  }
-  const tree = [rootPid];
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, parent] of parents) {
-      if (tree.includes(parent) && !tree.includes(pid)) {
-        tree.push(pid);
-        grew = true;
-      }
-    }
-  }
-  return tree;
 }
 
 /** A process's command line as one string: Chromium's children rewrite theirs into a single space-separated one. */

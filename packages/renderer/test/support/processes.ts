@@ -31,3 +31,28 @@ export function cpuTicks(pid: number): number {
     return 0;
   }
 }
+
+/** A process and every process below it, by walking parent ids in /proc. */
+export function processTree(rootPid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // ended while we looked
+    }
+  }
+  const tree = [rootPid];
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (tree.includes(parent) && !tree.includes(pid)) {
+        tree.push(pid);
+        grew = true;
+      }
+    }
+  }
+  return tree;
+}
