@@ -32,6 +32,8 @@ export default defineConfig({
     // the global teardown stops web, worker (and its browser) and the embedded database in order;
     // under load that takes longer than vitest's default 10 s, and a cut teardown leaves them running
     teardownTimeout: 60_000,
+    // a busy machine answers late: a poll that names no bound of its own waits 30 s, not vitest's 1 s
+    expect: { poll: { timeout: 30_000, interval: 100 } },
     reporters: ['default'],
     // Pothos goes through the same module resolution as the schema's own files, so both load
     // one copy of graphql (its package serves ESM and CommonJS builds side by side)
