@@ -58,11 +58,23 @@ describe('GraphQL authentication', () => {
     expect((await gql(query, { token })).status).toBe(200);
   });
 
-  it('without SVC_GRAPHQL_IDE there is no IDE page and no introspection', async () => {
+  it('without SVC_GRAPHQL_IDE there is no IDE page, and introspection is refused in the service\'s own words', async () => {
     expect((await api('/api/graphql', { headers: { accept: 'text/html' } })).status).toBe(405);
-    const refused = await gql('query { __schema { types { name } } }', { token });
-    expect(refused.status).toBe(400);
-    expect(refused.body.errors![0].extensions).toMatchObject({ code: 'invalid_request', graphql_code: 'GRAPHQL_VALIDATION_FAILED' });
+    const asks = ['query { __schema { types { name } } }', 'query { __type(name: "RenderJob") { fields { name } } }', 'query { serviceStatus { backlog } __schema { queryType { name } } }'];
+    for (const query of asks) {
+      const refused = await gql(query, { token });
+      expect(refused.status).toBe(400);
+      expect(refused.body.data).toBeUndefined();
+      expect(refused.body.errors).toHaveLength(1);
+      expect(refused.body.errors![0]).toMatchObject({
+        message: 'Introspection is turned off on this server. The schema is published as schema.graphql with the service.',
+        extensions: { code: 'introspection_disabled', status: 400, request_id: refused.headers.get('x-request-id') },
+      });
+      expect(Object.keys(refused.body.errors![0].extensions).sort()).toEqual(['code', 'request_id', 'status']);
+      expect(refused.text).not.toMatch(/apollo/i);
+    }
+    // __typename is not introspection
+    expect(await gqlData('query { serviceStatus { __typename } }', { token })).toEqual({ serviceStatus: { __typename: 'ServiceStatus' } });
   });
 });
 

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 async function countQueries(first: number) {
-  const source = `query ($first: Int!) { accounts(plan: free, first: $first) {
+  const source = `query ($first: Int!) { accounts(plan: FREE, first: $first) {
     edges { node { id plan status reserved overageThisMonth balances { trial pack } keys { id name status } } } } }`;
   queries = 0;
   const result = await graphql({ schema, source, variableValues: { first }, contextValue: graphqlContext(ctx, operator) });

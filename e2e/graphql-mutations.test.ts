@@ -21,10 +21,10 @@ describe('GraphQL mutations', () => {
   it('suspendAccount and unsuspendAccount: the key answers 403 account_suspended, then works again; both audited', async () => {
     const account = await newAccount();
     const suspended = await gqlData('mutation ($id: ID!) { suspendAccount(id: $id) { id status suspendedAt } }', { token, variables: { id: account.accountId } });
-    expect(suspended.suspendAccount).toMatchObject({ id: account.accountId, status: 'suspended' });
+    expect(suspended.suspendAccount).toMatchObject({ id: account.accountId, status: 'SUSPENDED' });
     expectError(await api('/v1/keys', { key: account.apiKey }), 403, 'account_suspended');
     const back = await gqlData('mutation ($id: ID!) { unsuspendAccount(id: $id) { status suspendedAt } }', { token, variables: { id: account.accountId } });
-    expect(back.unsuspendAccount).toEqual({ status: 'active', suspendedAt: null });
+    expect(back.unsuspendAccount).toEqual({ status: 'ACTIVE', suspendedAt: null });
     expect((await api('/v1/keys', { key: account.apiKey })).status).toBe(200);
     expect(await auditOf(account.accountId)).toEqual([
       { operator: tokenId, name: 'mutations', action: 'suspendAccount', targetType: 'account', details: {} },
@@ -34,7 +34,7 @@ describe('GraphQL mutations', () => {
 
   it('grantCredits adds to the bucket with a ledger entry, as GET /v1/me shows; the reason goes to the audit log', async () => {
     const account = await newAccount({ credits: 5 });
-    const data = await gqlData('mutation ($id: ID!) { grantCredits(accountId: $id, bucket: pack, amount: 30, reason: "  goodwill  ") { balances { pack trial } } }', {
+    const data = await gqlData('mutation ($id: ID!) { grantCredits(accountId: $id, bucket: PACK, amount: 30, reason: "  goodwill  ") { balances { pack trial } } }', {
       token,
       variables: { id: account.accountId },
     });
@@ -49,7 +49,7 @@ describe('GraphQL mutations', () => {
 
   it('grantCredits refuses a bad amount or reason with invalid_request and details, an unknown account with not_found; nothing changes', async () => {
     const account = await newAccount({ credits: 5 });
-    const grant = 'mutation ($id: ID!, $amount: Int!, $reason: String!) { grantCredits(accountId: $id, bucket: trial, amount: $amount, reason: $reason) { id } }';
+    const grant = 'mutation ($id: ID!, $amount: Int!, $reason: String!) { grantCredits(accountId: $id, bucket: TRIAL, amount: $amount, reason: $reason) { id } }';
     const zero = await gqlError(grant, { token, variables: { id: account.accountId, amount: 0, reason: 'x' } }, 'invalid_request');
     expect(zero.message).toBe('The request is not valid. See details for the fields to fix.');
     expect(zero.extensions.details).toEqual([{ field: 'amount', reason: 'invalid value' }]);
@@ -64,8 +64,10 @@ describe('GraphQL mutations', () => {
 
   it('changePlan moves the account, as GET /v1/me shows; the audit row names both plans', async () => {
     const account = await newAccount({ plan: 'starter' });
-    const data = await gqlData('mutation ($id: ID!) { changePlan(accountId: $id, plan: scale) { plan } }', { token, variables: { id: account.accountId } });
-    expect(data.changePlan.plan).toBe('scale');
+    const data = await gqlData('mutation ($id: ID!, $plan: Plan!) { changePlan(accountId: $id, plan: $plan) { plan } }', { token, variables: { id: account.accountId, plan: 'SCALE' } });
+    expect(data.changePlan.plan).toBe('SCALE');
+    // the service's own spelling is not a value of the enum
+    await gqlError('mutation ($id: ID!) { changePlan(accountId: $id, plan: scale) { plan } }', { token, variables: { id: account.accountId } }, 'invalid_request');
     expect((await api('/v1/me', { key: account.apiKey })).body.plan).toBe('scale');
     expect((await auditOf(account.accountId))[0]).toMatchObject({ action: 'changePlan', details: { from: 'starter', to: 'scale' } });
   });
@@ -74,7 +76,7 @@ describe('GraphQL mutations', () => {
     const account = await newAccount();
     const second = (await api('/v1/keys', { method: 'POST', key: account.apiKey, body: { name: 'spare' } })).body;
     const data = await gqlData('mutation ($id: ID!) { revokeApiKey(id: $id) { id status revokedAt } }', { token, variables: { id: second.id } });
-    expect(data.revokeApiKey).toMatchObject({ id: second.id, status: 'revoked' });
+    expect(data.revokeApiKey).toMatchObject({ id: second.id, status: 'REVOKED' });
     expectError(await api('/v1/keys', { key: second.secret }), 401, 'unauthorized');
     const listed = (await api('/v1/keys', { key: account.apiKey })).body.data.find((key: any) => key.id === second.id);
     expect(listed).toMatchObject({ status: 'revoked', revoked_at: data.revokeApiKey.revokedAt });
@@ -86,11 +88,16 @@ describe('GraphQL mutations', () => {
     const account = await newAccount();
     const hook = (await api('/v1/webhooks', { method: 'POST', key: account.apiKey, body: { url: 'https://93.184.215.14/hooks' } })).body;
     const replay = await gqlData('mutation ($id: ID!) { replayWebhook(id: $id) { replayed webhook { id status } } }', { token, variables: { id: hook.id } });
-    expect(replay.replayWebhook).toEqual({ replayed: 0, webhook: { id: hook.id, status: 'enabled' } });
+    expect(replay.replayWebhook).toEqual({ replayed: 0, webhook: { id: hook.id, status: 'ENABLED' } });
     const disabled = await gqlData('mutation ($id: ID!) { disableWebhook(id: $id) { status disabledReason } }', { token, variables: { id: hook.id } });
-    expect(disabled.disableWebhook).toEqual({ status: 'disabled', disabledReason: 'owner_request' });
+    expect(disabled.disableWebhook).toEqual({ status: 'DISABLED', disabledReason: 'OWNER_REQUEST' });
     expect((await api(`/v1/webhooks/${hook.id}`, { key: account.apiKey })).body).toMatchObject({ status: 'disabled', disabled_reason: 'owner_request' });
     expect((await auditOf(hook.id)).map((row) => row.action)).toEqual(['replayWebhook', 'disableWebhook']);
+    const log = await gqlData('query ($id: ID!) { auditLog(targetId: $id) { edges { node { action targetType } } } }', { token, variables: { id: hook.id } });
+    expect(log.auditLog.edges.map((edge: any) => edge.node)).toEqual([
+      { action: 'DISABLE_WEBHOOK', targetType: 'WEBHOOK' },
+      { action: 'REPLAY_WEBHOOK', targetType: 'WEBHOOK' },
+    ]);
   });
 
   it('retryRenderJob: a failed job only, once; the new job is admitted and billed like a REST render', async () => {
@@ -102,7 +109,7 @@ describe('GraphQL mutations', () => {
     await gqlError(retry, { token, variables: { id: ok.body.id } }, 'operation_conflict');
 
     const retried = (await gqlData(retry, { token, variables: { id: failed.body.id } })).retryRenderJob;
-    expect(retried).toMatchObject({ kind: 'image', retryOf: failed.body.id, accountId: account.accountId });
+    expect(retried).toMatchObject({ kind: 'IMAGE', retryOf: failed.body.id, accountId: account.accountId });
     expect(retried.id).not.toBe(failed.body.id);
     // asking again answers the same job and charges nothing more
     expect((await gqlData(retry, { token, variables: { id: failed.body.id } })).retryRenderJob.id).toBe(retried.id);
@@ -158,8 +165,9 @@ describe('GraphQL mutations', () => {
     const second = (await gqlData(read, { token, variables: { id: account.accountId, after: first.pageInfo.endCursor } })).auditLog;
     expect(second.pageInfo).toEqual({ hasNextPage: false, endCursor: null });
     const nodes = [...first.edges, ...second.edges].map((edge: any) => edge.node);
-    expect(nodes.map((node: any) => node.action)).toEqual(['suspendAccount', 'unsuspendAccount', 'suspendAccount']);
-    expect(nodes[0]).toMatchObject({ operatorTokenId: tokenId, operatorName: 'mutations', targetType: 'account', targetId: account.accountId, details: {} });
+    expect(nodes.map((node: any) => node.action)).toEqual(['SUSPEND_ACCOUNT', 'UNSUSPEND_ACCOUNT', 'SUSPEND_ACCOUNT']);
+    expect(nodes[0]).toMatchObject({ operatorTokenId: tokenId, operatorName: 'mutations', targetType: 'ACCOUNT', targetId: account.accountId, details: {} });
+    expect(nodes[0].createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
   it('errors name no customer content, and an unexpected field is an invalid_request', async () => {

@@ -1,7 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { operations } from '@svc/contracts';
 import { describe, expect, it } from 'vitest';
-import { api } from './support/api.ts';
+import { api, newAccount } from './support/api.ts';
+import { renderOk } from './support/files.ts';
 
 describe('GET /v1/openapi.json', () => {
   it('is served without a key and is a valid OpenAPI 3.1 document', async () => {
@@ -38,9 +39,30 @@ describe('GET /v1/openapi.json', () => {
     expect(upload.responses['415']).toBeUndefined();
     const content = body.paths['/v1/image-assets/{id}/content'].get;
     expect(Object.keys(content.responses['200'].content)).toEqual(['image/png', 'image/jpeg', 'image/webp', 'font/woff2']);
+    expect(content.responses['200'].content['image/png'].schema).toEqual({ type: 'string', format: 'binary' });
     const preview = body.paths['/v1/image-assets/preview'].post;
     expect(preview.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ImageUrlPreviewRequest');
     const list = body.paths['/v1/keys'].get;
     expect(list.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['limit', 'cursor']);
   });
+
+  it('declares the media types a download really answers with, so a validating gateway passes every file', async () => {
+    const { body } = await api('/v1/openapi.json');
+    const declared = body.paths['/v1/downloads/{token}'].get.responses['200'].content;
+    expect(Object.keys(declared)).toEqual(['application/pdf', 'image/png', 'image/jpeg', 'image/webp']);
+    for (const media of Object.values(declared)) expect(media).toEqual({ schema: { type: 'string', format: 'binary' } });
+
+    const account = await newAccount();
+    const html = '<p style="font-size:40px">Invoice 7</p>';
+    const renders = [
+      await renderOk('pdf', account.apiKey, { html }),
+      await renderOk('image', account.apiKey, { html, image: { format: 'png', width: 320, height: 200 } }),
+      await renderOk('image', account.apiKey, { html, image: { format: 'jpeg', width: 320, height: 200 } }),
+      await renderOk('image', account.apiKey, { html, image: { format: 'webp', width: 320, height: 200 } }),
+    ];
+    const answered = renders.map(({ file }) => file.contentType);
+    expect(answered).toEqual(['application/pdf', 'image/png', 'image/jpeg', 'image/webp']);
+    for (const type of answered) expect(Object.keys(declared)).toContain(type);
+    expect(renders.map(({ file }) => file.status)).toEqual([200, 200, 200, 200]);
+  }, 120_000);
 });

@@ -44,6 +44,13 @@ export function expectUnauthenticated(response: ApiResponse<any>) {
   expect(response.body.errors[0]).toMatchObject({ message: 'A valid operator token is required.', extensions: { code: 'UNAUTHENTICATED' } });
 }
 
+/** A REST value as the schema's enums name it: upper case, _ for any other character (image/png -> IMAGE_PNG). */
+export function upper(value: string): string;
+export function upper(value: string | null): string | null;
+export function upper(value: string | null): string | null {
+  return value === null ? null : value.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase();
+}
+
 /** REST's snake_case fields under GraphQL's camelCase names. */
 export function camel(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).map(([key, field]) => [key.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()), field]));

@@ -46,6 +46,7 @@ const table = {
   template_work_limit: [400, 'The template does too much work.'],
   testimonial_invalid: [400, 'The testimonial is not valid.'],
   query_too_complex: [400, 'The query is nested too deeply, selects too many fields or asks for too much. See the limits in the schema description.'],
+  introspection_disabled: [400, 'Introspection is turned off on this server. The schema is published as schema.graphql with the service.'],
   // 401
   unauthorized: [401, 'A valid API key is required.'],
   signed_out: [401, 'The session has ended. Sign in again.'],

@@ -134,7 +134,7 @@ function operationObject(operation: Operation): JsonSchema {
       ...(response.schema
         ? { content: { [response.contentType ?? 'application/json']: { schema: inlineSchema(response.schema, 'output') } } }
         : response.mediaTypes
-          ? { content: Object.fromEntries(response.mediaTypes.map((type) => [type, {}])) }
+          ? { content: Object.fromEntries(response.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }
           : {}),
     };
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
-import { HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
+import { artifactMediaTypes, HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
 
 
 const createErrors = [
@@ -99,9 +99,8 @@ export const downloadFileOperation = defineOperation({
   params: z.strictObject({ token: z.string() }),
   responses: {
     200: {
-      description: 'The file, with Content-Type and a Content-Disposition filename',
-      contentType: 'application/octet-stream',
-      schema: z.string().meta({ format: 'binary' }),
+      description: 'The file, with its own Content-Type (a PDF, PNG, JPEG or WebP as the job made it) and a Content-Disposition filename',
+      mediaTypes: artifactMediaTypes,
     },
   },
   errors: ['download_expired', 'not_found'],

@@ -232,6 +232,9 @@ export type ImageRequest = z.infer<typeof ImageRequest>;
 export const jobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export const creditStates = ['reserved', 'settled', 'released', 'none'] as const;
 export const jobErrorCategories = ['invalid_input', 'unsafe_asset', 'resource_limit', 'timeout', 'renderer_failure', 'internal_failure'] as const;
+/** Every media type a render's file can have: what GET /v1/downloads/{token} answers with. */
+export const artifactMediaTypes = ['application/pdf', 'image/png', 'image/jpeg', 'image/webp'] as const;
+export const artifactRemovedReasons = ['expired', 'deleted'] as const;
 
 const jobFields = {
   reference: Reference.optional(),
@@ -242,11 +245,11 @@ const jobFields = {
   credit: z.enum(creditStates),
   artifact: z
     .strictObject({
-      media_type: z.enum(['application/pdf', 'image/png', 'image/jpeg', 'image/webp']),
+      media_type: z.enum(artifactMediaTypes),
       byte_size: z.int().min(0),
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
       expires_at: Timestamp,
-      removed_reason: z.enum(['expired', 'deleted']).nullable(),
+      removed_reason: z.enum(artifactRemovedReasons).nullable(),
     })
     .nullable(),
   error: z.strictObject({ category: z.enum(jobErrorCategories), code: z.string() }).nullable(),

@@ -1,10 +1,16 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { errorBody } from '@svc/contracts';
 import { DomainError, type Logger } from '@svc/core';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
 /** Apollo's codes for a request the operator must fix (syntax, unknown field, bad variable). */
 const requestCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE', 'PERSISTED_QUERY_NOT_FOUND']);
+
+/** A validation rule of the service's own (refuseIntrospection) refuses with a DomainError inside Apollo's validation error. */
+function refusalOf(cause: unknown): unknown {
+  if (cause instanceof GraphQLError && cause.extensions.code === 'GRAPHQL_VALIDATION_FAILED' && cause.originalError instanceof DomainError) return cause.originalError;
+  return cause;
+}
 
 /**
  * Every GraphQL error leaves with a code of the one error table in extensions.code and that
@@ -15,7 +21,7 @@ const requestCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED
  */
 export function formatGraphqlError(logger: () => Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const cause = unwrapResolverError(error);
+    const cause = refusalOf(unwrapResolverError(error));
     const where = { ...(formatted.path ? { path: formatted.path } : {}), ...(formatted.locations ? { locations: formatted.locations } : {}) };
     if (cause instanceof DomainError) {
       const { status, body } = errorBody(cause.code, '', cause);

@@ -5,6 +5,7 @@ import { startServerAndCreateNextHandler } from '@as-integrations/next';
 import { serviceContext } from '../http/context.ts';
 import type { GraphqlContext } from './context.ts';
 import { formatGraphqlError } from './errors.ts';
+import { refuseIntrospection } from './introspection.ts';
 import { schema } from './schema.ts';
 
 export interface GraphqlRequestContext extends GraphqlContext {
@@ -36,7 +37,9 @@ const requestIdPlugin: ApolloServerPlugin<GraphqlRequestContext> = {
 export function graphqlHandler(contextOf: (request: Request) => GraphqlRequestContext) {
   const server = new ApolloServer<GraphqlRequestContext>({
     schema,
-    introspection: graphqlIdeEnabled(),
+    // the service's own rule refuses introspection (in its own words) while the IDE is off
+    introspection: true,
+    validationRules: graphqlIdeEnabled() ? [] : [refuseIntrospection],
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphqlError(() => serviceContext().logger),
     plugins: [requestIdPlugin, graphqlIdeEnabled() ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageDisabled()],

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
 import { type Page, pageOf } from '../shared/records.ts';
+import type { AuditAction, AuditTargetType } from './record-operator-action.ts';
 
 export interface ListOperatorActionsOptions {
   /** Only the actions on this object (an account, key, webhook, render job or testimonial id). */
@@ -13,8 +14,8 @@ export interface OperatorActionRecord {
   id: string;
   operatorTokenId: string;
   operatorName: string;
-  action: string;
-  targetType: string;
+  action: AuditAction;
+  targetType: AuditTargetType;
   targetId: string;
   details: unknown;
   createdAt: Date;
@@ -32,7 +33,8 @@ export async function listOperatorActions(ctx: ServiceContext, { targetId, limit
     take: limit + 1,
   });
   return pageOf(
-    rows.map((row) => ({ ...row, id: row.id.toString() })),
+    // only recordOperatorAction writes these rows, so action and targetType are among its values
+    rows.map((row) => ({ ...row, id: row.id.toString(), action: row.action as AuditAction, targetType: row.targetType as AuditTargetType })),
     limit,
     encodeCursor,
   );

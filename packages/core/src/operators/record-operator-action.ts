@@ -1,12 +1,27 @@
 import type { ServiceContext } from '../shared/context.ts';
 import type { OperatorPrincipal } from './authenticate-operator.ts';
 
-export type AuditTargetType = 'account' | 'api_key' | 'webhook' | 'render_job' | 'testimonial';
+/** What an operator action can be on. */
+export const auditTargetTypes = ['account', 'api_key', 'webhook', 'render_job', 'testimonial'] as const;
+export type AuditTargetType = (typeof auditTargetTypes)[number];
+
+/** Every operator action, named after the mutation that makes it. */
+export const auditActions = [
+  'suspendAccount',
+  'unsuspendAccount',
+  'grantCredits',
+  'changePlan',
+  'revokeApiKey',
+  'disableWebhook',
+  'replayWebhook',
+  'retryRenderJob',
+  'markTestimonialReviewed',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
 
 export interface RecordOperatorActionOptions {
   operator: OperatorPrincipal;
-  /** The mutation's name, e.g. suspendAccount. */
-  action: string;
+  action: AuditAction;
   targetType: AuditTargetType;
   targetId: string;
   /** The action's own arguments; never customer content. */

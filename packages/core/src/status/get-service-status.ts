@@ -1,3 +1,4 @@
+import type { jobErrorCategories } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { computePublicStats, type ServiceStatus } from './get-public-stats.ts';
 import { downtimeAfterMs } from './status-rules.ts';
@@ -6,7 +7,7 @@ import { downtimeAfterMs } from './status-rules.ts';
 export const operatorStatusWindowMs = 60 * 60_000;
 
 export interface FailureRate {
-  category: string;
+  category: (typeof jobErrorCategories)[number];
   failed: number;
   /** failed / all jobs that finished (succeeded or failed) in the window; 0 when none finished. */
   rate: number;
@@ -42,7 +43,8 @@ export async function getServiceStatus(ctx: ServiceContext): Promise<OperatorSer
       SELECT count(*) FILTER (WHERE last_seen_at >= ${new Date(now.getTime() - downtimeAfterMs)})::int AS seen,
              coalesce(sum(greatest(browser_launches - 1, 0)), 0)::int AS restarts
         FROM worker_instances WHERE last_seen_at >= ${since}`,
-    ctx.db.$queryRaw<{ category: string; failed: number }[]>`
+    // only a job's own failure (RenderFailure) writes error_category
+    ctx.db.$queryRaw<{ category: FailureRate['category']; failed: number }[]>`
       SELECT error_category AS category, count(*)::int AS failed
         FROM render_jobs WHERE status = 'failed' AND finished_at >= ${since} AND error_category IS NOT NULL
        GROUP BY error_category ORDER BY error_category`,

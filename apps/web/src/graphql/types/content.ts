@@ -3,11 +3,16 @@ import { brandAssetBody, brandKitDetailBody } from '../../http/views/brand-kits.
 import { templateSummaryBody, templateVersionBody } from '../../http/views/templates.ts';
 import { deliveryBody, webhookBody } from '../../http/views/webhooks.ts';
 import { builder } from '../builder.ts';
+import { BrandAssetKindEnum, BrandAssetMediaTypeEnum, WebhookDisabledReasonEnum, WebhookEventEnum, WebhookStatusEnum } from './enums.ts';
+
+/** A timestamp REST's views answer as ISO text, for the DateTime scalar. */
+const dateOf = (iso: string) => new Date(iso);
+const dateOrNull = (iso: string | null) => (iso === null ? null : new Date(iso));
 
 const ArchiveEvent = builder.objectRef<{ archived_at: string; restored_at: string | null }>('ArchiveEvent').implement({
   fields: (t) => ({
-    archivedAt: t.exposeString('archived_at'),
-    restoredAt: t.exposeString('restored_at', { nullable: true }),
+    archivedAt: t.field({ type: 'DateTime', resolve: (event) => dateOf(event.archived_at) }),
+    restoredAt: t.field({ type: 'DateTime', nullable: true, resolve: (event) => dateOrNull(event.restored_at) }),
   }),
 });
 
@@ -77,10 +82,10 @@ const BrandAsset = builder.objectRef<ReturnType<typeof brandAssetBody>>('BrandAs
   description: 'A current logo or font of a kit (metadata only).',
   fields: (t) => ({
     id: t.exposeID('id'),
-    kind: t.exposeString('kind'),
-    mediaType: t.exposeString('media_type'),
+    kind: t.field({ type: BrandAssetKindEnum, resolve: (asset) => asset.kind }),
+    mediaType: t.field({ type: BrandAssetMediaTypeEnum, resolve: (asset) => asset.media_type }),
     byteSize: t.exposeInt('byte_size'),
-    createdAt: t.exposeString('created_at'),
+    createdAt: t.field({ type: 'DateTime', resolve: (asset) => dateOf(asset.created_at) }),
   }),
 });
 
@@ -104,8 +109,8 @@ const WebhookDelivery = builder.objectRef<ReturnType<typeof deliveryBody>>('Webh
   description: 'One attempt of the delivery log (GET /v1/webhooks/{id}/deliveries); never a body.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    event: t.exposeString('event'),
-    createdAt: t.exposeString('created_at'),
+    event: t.field({ type: WebhookEventEnum, resolve: (delivery) => delivery.event }),
+    createdAt: t.field({ type: 'DateTime', resolve: (delivery) => dateOf(delivery.created_at) }),
     statusCode: t.exposeInt('status_code', { nullable: true, description: 'null while in flight or when no answer came.' }),
     isTest: t.exposeBoolean('is_test'),
     retryCount: t.exposeInt('retry_count'),
@@ -118,17 +123,18 @@ export const Webhook = builder.objectRef<WebhookRecord>('Webhook').implement({
     id: t.exposeID('id'),
     accountId: t.exposeID('accountId'),
     url: t.string({ description: 'CUSTOMER CONTENT: the destination URL.', resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).url }),
-    events: t.stringList({ resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).events }),
-    status: t.string({ resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).status }),
-    disabledReason: t.string({ nullable: true, resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).disabled_reason }),
+    events: t.field({ type: [WebhookEventEnum], resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).events }),
+    status: t.field({ type: WebhookStatusEnum, resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).status }),
+    disabledReason: t.field({ type: WebhookDisabledReasonEnum, nullable: true, resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).disabled_reason }),
     displayPrefix: t.string({ resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).display_prefix }),
     lastDeliveryAt: t.field({ type: 'DateTime', nullable: true, resolve: (hook) => hook.lastDeliveryAt }),
     failureCount: t.int({ resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).failure_count }),
     createdAt: t.field({ type: 'DateTime', resolve: (hook) => hook.createdAt }),
-    previousSecretExpiresAt: t.string({
+    previousSecretExpiresAt: t.field({
+      type: 'DateTime',
       nullable: true,
-      description: 'While a rotated secret still signs: when it stops (ISO 8601).',
-      resolve: (hook, _args, { ctx }) => webhookBody(hook, ctx.clock()).previous_secret_expires_at,
+      description: 'While a rotated secret still signs: when it stops.',
+      resolve: (hook, _args, { ctx }) => dateOrNull(webhookBody(hook, ctx.clock()).previous_secret_expires_at),
     }),
     deliveries: t.field({
       type: [WebhookDelivery],

@@ -1,11 +1,8 @@
-import { groupStates, memberStates } from '@svc/contracts';
+import type { Batch } from '@svc/contracts';
 import { type GroupMemberView, loadRenderGroup, type RenderGroupView } from '@svc/core';
 import { builder } from '../builder.ts';
+import { GroupKindEnum, GroupMemberStateEnum, GroupStateEnum, RenderFormatEnum } from './enums.ts';
 import { RenderJob } from './render-job.ts';
-
-const GroupKindEnum = builder.enumType('GroupKind', { values: ['batch', 'carousel', 'image_pack'] as const });
-const GroupStateEnum = builder.enumType('GroupState', { values: groupStates });
-const GroupMemberStateEnum = builder.enumType('GroupMemberState', { values: memberStates });
 
 const GroupMember = builder.objectRef<GroupMemberView>('GroupMember').implement({
   description: 'A batch row, carousel page or image pack size, with the state REST shows for it.',
@@ -30,7 +27,7 @@ const RenderGroup = builder.objectRef<RenderGroupView>('RenderGroup').implement(
     keyId: t.id({ nullable: true, resolve: (view) => view.group.keyId }),
     templateId: t.id({ resolve: (view) => view.group.templateId }),
     version: t.int({ resolve: (view) => view.group.templateVersion }),
-    format: t.string({ resolve: (view) => view.group.format }),
+    format: t.field({ type: RenderFormatEnum, resolve: (view) => view.group.format as Batch['format'] }),
     state: t.field({ type: GroupStateEnum, resolve: (view) => view.state }),
     createdAt: t.field({ type: 'DateTime', resolve: (view) => view.group.createdAt }),
     cancelledAt: t.field({ type: 'DateTime', nullable: true, resolve: (view) => view.group.cancelledAt }),

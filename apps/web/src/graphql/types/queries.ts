@@ -16,7 +16,7 @@ import { builder } from '../builder.ts';
 import { connectionOf, connectionType, pageArgs, pageComplexity } from '../connection.ts';
 import { Account } from './account.ts';
 import { BrandKit, Template, Webhook } from './content.ts';
-import { AccountStatusEnum, JobStatusEnum, PlanEnum, RenderKindEnum } from './enums.ts';
+import { AccountStatusEnum, JobErrorCategoryEnum, JobStatusEnum, PlanEnum, RenderKindEnum } from './enums.ts';
 import { RenderJob } from './render-job.ts';
 import { AuditEntry, ServiceStatus, Testimonial } from './status.ts';
 
@@ -29,7 +29,7 @@ const RenderJobFilter = builder.inputType('RenderJobFilter', {
   fields: (t) => ({
     accountId: t.id({ required: false }),
     status: t.field({ type: JobStatusEnum, required: false }),
-    errorCategory: t.string({ required: false, validate: z.string().max(64) }),
+    errorCategory: t.field({ type: JobErrorCategoryEnum, required: false }),
     kind: t.field({ type: RenderKindEnum, required: false }),
     createdFrom: t.field({ type: 'DateTime', required: false, description: 'Created at or after.' }),
     createdBefore: t.field({ type: 'DateTime', required: false, description: 'Created before.' }),

@@ -1,25 +1,25 @@
 import type { RenderJobRecord } from '@svc/core';
 import { renderHistoryItem } from '../../http/views/renders.ts';
 import { builder } from '../builder.ts';
-import { JobCreditEnum, JobStatusEnum, RenderKindEnum } from './enums.ts';
+import { ArtifactMediaTypeEnum, ArtifactRemovedReasonEnum, JobCreditEnum, JobErrorCategoryEnum, JobStatusEnum, RenderKindEnum } from './enums.ts';
 
 type HistoryItem = ReturnType<typeof renderHistoryItem>;
 
 const Artifact = builder.objectRef<NonNullable<HistoryItem['artifact']>>('RenderArtifact').implement({
   description: 'The stored file of a succeeded job (no download link: operators never receive customer files here).',
   fields: (t) => ({
-    mediaType: t.exposeString('media_type'),
+    mediaType: t.field({ type: ArtifactMediaTypeEnum, resolve: (artifact) => artifact.media_type }),
     byteSize: t.exposeInt('byte_size'),
     sha256: t.exposeString('sha256'),
-    expiresAt: t.exposeString('expires_at', { description: 'ISO 8601, as REST answers it.' }),
-    removedReason: t.exposeString('removed_reason', { nullable: true, description: 'expired or deleted once the file is gone.' }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (artifact) => new Date(artifact.expires_at) }),
+    removedReason: t.field({ type: ArtifactRemovedReasonEnum, nullable: true, description: 'Set once the file is gone.', resolve: (artifact) => artifact.removed_reason }),
   }),
 });
 
 const RenderError = builder.objectRef<NonNullable<HistoryItem['error']>>('RenderError').implement({
   fields: (t) => ({
-    category: t.exposeString('category'),
-    code: t.exposeString('code'),
+    category: t.field({ type: JobErrorCategoryEnum, resolve: (error) => error.category }),
+    code: t.exposeString('code', { description: 'The job\'s error code, as REST answers it (a code of the error table, in its own spelling).' }),
   }),
 });
 

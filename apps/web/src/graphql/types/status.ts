@@ -1,9 +1,10 @@
 import type { FailureRate, OperatorActionRecord, OperatorServiceStatus, TestimonialRecord } from '@svc/core';
 import { builder } from '../builder.ts';
+import { AuditActionEnum, AuditTargetTypeEnum, JobErrorCategoryEnum, ServiceStateEnum } from './enums.ts';
 
 const FailureRateType = builder.objectRef<FailureRate>('FailureRate').implement({
   fields: (t) => ({
-    category: t.exposeString('category', { description: 'The job error category (timeout, renderer_failure, ...).' }),
+    category: t.field({ type: JobErrorCategoryEnum, resolve: (rate) => rate.category }),
     failed: t.exposeInt('failed'),
     rate: t.exposeFloat('rate', { description: 'failed / jobs that finished (succeeded or failed) in the last hour.' }),
   }),
@@ -12,7 +13,7 @@ const FailureRateType = builder.objectRef<FailureRate>('FailureRate').implement(
 export const ServiceStatus = builder.objectRef<OperatorServiceStatus>('ServiceStatus').implement({
   description: 'The service now: queue, workers, browsers, failures of the last hour, heartbeat uptime. Never cached.',
   fields: (t) => ({
-    status: t.exposeString('status', { description: 'As GET /v1/public-stats reports it (operational, degraded, downtime, maintenance).' }),
+    status: t.field({ type: ServiceStateEnum, description: 'As GET /v1/public-stats reports it.', resolve: (status) => status.status }),
     backlog: t.exposeInt('queued', { description: 'Render jobs waiting for a worker.' }),
     running: t.exposeInt('running'),
     workersSeen: t.exposeInt('workersSeen', { description: 'Worker processes that reported within the last three minutes.' }),
@@ -44,8 +45,8 @@ export const AuditEntry = builder.objectRef<OperatorActionRecord>('AuditEntry').
     id: t.exposeID('id'),
     operatorTokenId: t.exposeID('operatorTokenId'),
     operatorName: t.exposeString('operatorName'),
-    action: t.exposeString('action', { description: 'The mutation: suspendAccount, grantCredits, ...' }),
-    targetType: t.exposeString('targetType', { description: 'account, api_key, webhook, render_job or testimonial.' }),
+    action: t.field({ type: AuditActionEnum, description: 'The mutation that made it.', resolve: (entry) => entry.action }),
+    targetType: t.field({ type: AuditTargetTypeEnum, resolve: (entry) => entry.targetType }),
     targetId: t.exposeID('targetId'),
     details: t.field({ type: 'JSON', description: 'The action\'s own arguments (bucket, amount, reason, plans, ...).', resolve: (entry) => entry.details }),
     createdAt: t.field({ type: 'DateTime', resolve: (entry) => entry.createdAt }),
