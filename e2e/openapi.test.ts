@@ -28,6 +28,11 @@ describe('GET /v1/openapi.json', () => {
     }
     const envelope = body.components.schemas.ErrorEnvelope;
     expect(envelope.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'request_id']));
+    // the REST error enum holds what /v1 answers with; the GraphQL API's own codes stay out
+    const codes: string[] = envelope.properties.error.properties.code.enum;
+    expect(codes).toEqual(expect.arrayContaining(['invalid_request', 'unauthorized', 'rate_limited', 'overloaded']));
+    expect(codes).not.toContain('query_too_complex');
+    expect(codes).not.toContain('introspection_disabled');
     const createKey = body.paths['/v1/keys'].post;
     expect(createKey.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/NewApiKey');
     expect(Object.keys(createKey.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415']));

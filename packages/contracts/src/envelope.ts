@@ -1,6 +1,6 @@
 import { fieldReasons } from '@svc/rules';
 import { z } from 'zod';
-import { errorCodes } from './errors.ts';
+import { restErrorCodes } from './errors.ts';
 import { named } from './registry.ts';
 
 export { type FieldReason, fieldReasons } from '@svc/rules';
@@ -24,7 +24,7 @@ export const ErrorEnvelope = named(
   'ErrorEnvelope',
   z.strictObject({
     error: z.strictObject({
-      code: z.enum(errorCodes as [string, ...string[]]),
+      code: z.enum(restErrorCodes as [string, ...string[]]),
       message: z.string(),
       request_id: z.uuid(),
       details: z.array(FieldDetail).max(maxFieldDetails).optional(),

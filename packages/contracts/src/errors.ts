@@ -155,6 +155,12 @@ export interface ErrorDefinition {
 
 export const errorCodes = Object.keys(table) as ErrorCode[];
 
+/** Codes only the internal GraphQL API answers with; the REST contract's error enum leaves them out. */
+export const graphqlOnlyErrorCodes: readonly ErrorCode[] = ['query_too_complex', 'introspection_disabled'];
+
+/** The codes a /v1 answer can carry: the error enum of the OpenAPI document. */
+export const restErrorCodes = errorCodes.filter((code) => !graphqlOnlyErrorCodes.includes(code));
+
 export function errorDefinition(code: ErrorCode): ErrorDefinition {
   const [status, message] = table[code];
   return { status, message };
