@@ -1,0 +1,61 @@
+import type { FieldDetail } from './envelope.ts';
+import { formatPath } from './field-details.ts';
+
+/**
+ * U+0000 or a UTF-16 surrogate without its partner. PostgreSQL stores neither in text or jsonb
+ * (NUL is refused, a lone surrogate becomes U+FFFD), and the template sandbox reads strings up
+ * to the first NUL: text holding one would fail late or lose data silently, so it is refused.
+ */
+const unsafeText = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const unsafeTexts = new RegExp(unsafeText.source, 'g');
+
+export const hasUnsafeText = (text: string): boolean => unsafeText.test(text);
+
+/** Members whose contents are template data: their inner paths are JSON Pointers (spec part 7). */
+const dataMembers = new Set(['data', 'sample_data', 'data_overrides']);
+
+/**
+ * The path of the first string, or object key, in a parsed JSON value that holds U+0000 or a
+ * lone surrogate; null when every text is clean. Iterative, so a deeply nested body cannot
+ * exhaust the stack.
+ */
+export function findUnsafeText(value: unknown): string[] | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop() as { value: unknown; path: string[] };
+    if (typeof current === 'string') {
+      if (hasUnsafeText(current)) return path;
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    const entries = Array.isArray(current) ? current.map((item, index) => [String(index), item] as const) : Object.entries(current);
+    // pushed in reverse so the first offending member in document order is found first
+    for (let index = entries.length - 1; index >= 0; index -= 1) {
+      const [key, member] = entries[index] as readonly [string, unknown];
+      if (!Array.isArray(current) && hasUnsafeText(key)) return [...path, key];
+      stack.push({ value: member, path: [...path, key] });
+    }
+  }
+  return null;
+}
+
+/**
+ * The FieldDetail for such a path under `root` (a body has none, a query parameter its name):
+ * dotted like other fields, and inside template data (data, sample_data, data_overrides, batch
+ * rows) the member followed by a JSON Pointer, as data problems are reported.
+ */
+export function unsafeTextDetail(path: readonly string[], root?: string): FieldDetail {
+  // an offending key is named with U+FFFD in place of what could not be stored
+  const full = (root === undefined ? [...path] : [root, ...path]).map((segment) => segment.replace(unsafeTexts, '\ufffd'));
+  // a JSON Schema may name a property "data": only the request's own data members are data
+  const cut = full[0] === 'schema' ? -1 : full.findIndex((segment, index) => dataMembers.has(segment) || (segment === 'rows' && index === 0 && full.length > 1));
+  const head = cut === -1 ? full : full.slice(0, full[cut] === 'rows' ? cut + 2 : cut + 1);
+  const pointer = full.slice(head.length).map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  return { field: `${formatPath(head)}${pointer}`.slice(0, 260), reason: 'invalid value' };
+}
+
+/** Throws through `fail` with the detail of the first unsafe text in `value`, if any. */
+export function checkTextIntegrity(value: unknown, fail: (detail: FieldDetail) => Error, root?: string): void {
+  const path = findUnsafeText(value);
+  if (path !== null) throw fail(unsafeTextDetail(path, root));
+}
