@@ -14,29 +14,45 @@ export const hasUnsafeText = (text: string): boolean => unsafeText.test(text);
 /** Members whose contents are template data: their inner paths are JSON Pointers (spec part 7). */
 const dataMembers = new Set(['data', 'sample_data', 'data_overrides']);
 
+/** A value met on the walk, with the way back to the root (paths are built only for a find). */
+interface Visit {
+  value: unknown;
+  key: string | null;
+  parent: Visit | null;
+}
+
 /**
  * The path of the first string, or object key, in a parsed JSON value that holds U+0000 or a
- * lone surrogate; null when every text is clean. Iterative, so a deeply nested body cannot
- * exhaust the stack.
+ * lone surrogate; null when every text is clean. Iterative and linear in the size of the value,
+ * so a deeply nested body can neither exhaust the stack nor cost quadratic time.
  */
 export function findUnsafeText(value: unknown): string[] | null {
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  const stack: Visit[] = [{ value, key: null, parent: null }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop() as { value: unknown; path: string[] };
+    const visit = stack.pop() as Visit;
+    const current = visit.value;
     if (typeof current === 'string') {
-      if (hasUnsafeText(current)) return path;
+      if (hasUnsafeText(current)) return pathOf(visit);
       continue;
     }
     if (current === null || typeof current !== 'object') continue;
-    const entries = Array.isArray(current) ? current.map((item, index) => [String(index), item] as const) : Object.entries(current);
+    const isArray = Array.isArray(current);
+    const keys = isArray ? null : Object.keys(current);
+    const size = keys === null ? (current as unknown[]).length : keys.length;
     // pushed in reverse so the first offending member in document order is found first
-    for (let index = entries.length - 1; index >= 0; index -= 1) {
-      const [key, member] = entries[index] as readonly [string, unknown];
-      if (!Array.isArray(current) && hasUnsafeText(key)) return [...path, key];
-      stack.push({ value: member, path: [...path, key] });
+    for (let index = size - 1; index >= 0; index -= 1) {
+      const key = keys === null ? String(index) : (keys[index] as string);
+      if (keys !== null && hasUnsafeText(key)) return pathOf({ value: null, key, parent: visit });
+      stack.push({ value: (current as Record<string, unknown>)[key], key, parent: visit });
     }
   }
   return null;
+}
+
+function pathOf(visit: Visit): string[] {
+  const path: string[] = [];
+  for (let at: Visit | null = visit; at !== null && at.key !== null; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
 
 /**
