@@ -1,6 +1,7 @@
 // Text the service stores or evaluates holds no U+0000 and no lone surrogate: such text is
 // refused with 400 invalid_request on its field (never a 500, a silent U+FFFD or a cut
 // document), nothing is created or charged, and well-formed text beyond the BMP round-trips.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { api, type ApiResponse, baseUrl, expectError, newAccount, serviceDb, type TestAccount } from './support/api.ts';
 import { gql, operatorToken } from './support/graphql.ts';
@@ -29,12 +30,18 @@ function corrupt(random: ReturnType<typeof generator>, valid: string): string {
 }
 
 interface TextField {
-  route: string;
+  /** The path, given the ids of a template and a brand kit the account already has. */
+  route: string | ((ids: Ids) => string);
   method?: string;
   /** The request body with `text` in the field under test. */
   body: (text: string) => unknown;
   valid: string;
   field: string;
+}
+
+interface Ids {
+  template: string;
+  kit: string;
 }
 
 const webhookUrl = 'https://93.184.215.14/hooks/render';
@@ -70,6 +77,24 @@ const fields: TextField[] = [
   { route: '/v1/brand-kits', body: (text) => ({ name: 'Acme', tone_guidance: text }), valid: 'Warm 😀 and brief', field: 'tone_guidance' },
   { route: '/v1/webhooks', body: (text) => ({ url: text }), valid: webhookUrl, field: 'url' },
   { route: '/v1/keys', body: (text) => ({ name: text }), valid: 'CI 😀', field: 'name' },
+  { route: (ids) => `/v1/templates/${ids.template}`, method: 'PATCH', body: (text) => ({ name: text }), valid: 'Renamed 😀', field: 'name' },
+  { route: (ids) => `/v1/templates/${ids.template}/versions`, body: (text) => ({ source: text }), valid: source, field: 'source' },
+  {
+    route: (ids) => `/v1/templates/${ids.template}/versions`,
+    body: (text) => ({ source: '<div>{{ a }}</div>', sizes: [{ id: 'square', name: 'Square', width: 1080, height: 1080, data_overrides: { a: text } }] }),
+    valid: 'big 😀',
+    field: 'sizes.0.data_overrides/a',
+  },
+  { route: (ids) => `/v1/brand-kits/${ids.kit}`, method: 'PATCH', body: (text) => ({ tone_guidance: text }), valid: 'Calm 😀', field: 'tone_guidance' },
+  { route: '/v1/batches', body: (text) => ({ template_id: 'tpl_' + '0'.repeat(32), format: 'pdf', rows: [{ a: 'ok' }, { a: text }] }), valid: 'row 😀', field: 'rows.1/a' },
+  { route: '/v1/carousels', body: (text) => ({ template_id: 'tpl_' + '0'.repeat(32), format: 'png', data: { a: text } }), valid: 'slide 😀', field: 'data/a' },
+  { route: '/v1/template-builds', body: (text) => ({ input: { type: 'prompt', prompt: text } }), valid: 'An invoice 😀', field: 'input.prompt' },
+  {
+    route: '/v1/template-builds',
+    body: (text) => ({ input: { type: 'source', source, sample_data: { a: text } } }),
+    valid: 'x😀',
+    field: 'input.sample_data/a',
+  },
 ];
 
 /** What the account has: anything created or charged by a refused request shows here. */
@@ -94,19 +119,30 @@ function expectRefusedAt(response: ApiResponse, field: string, context: string) 
 describe('text integrity', () => {
   it('refuses U+0000 and lone surrogates anywhere in a stored or evaluated field, on that field, creating and charging nothing', async () => {
     const account = await newAccount({ plan: 'free', credits: 50 });
+    const template = await api('/v1/templates', { method: 'POST', key: account.apiKey, body: { source, name: 'Kept' } });
+    const kit = await api('/v1/brand-kits', { method: 'POST', key: account.apiKey, body: { name: 'Kept', tone_guidance: 'Kept' } });
+    expect([template.status, kit.status], `${template.text} ${kit.text}`).toEqual([201, 201]);
+    const ids: Ids = { template: template.body.id, kit: kit.body.id };
     const before = await footprint(account);
     const random = generator(seed);
     for (const target of fields) {
       for (let run = 0; run < runsPerField; run += 1) {
         const text = corrupt(random, target.valid);
-        const context = `seed ${seed}: ${target.route} ${target.field} = ${JSON.stringify(text)}`;
-        const response = await api(target.route, { method: target.method ?? 'POST', key: account.apiKey, body: target.body(text) });
+        const route = typeof target.route === 'string' ? target.route : target.route(ids);
+        const context = `seed ${seed}: ${route} ${target.field} = ${JSON.stringify(text)}`;
+        const headers = { 'idempotency-key': randomUUID() };
+        const response = await api(route, { method: target.method ?? 'POST', key: account.apiKey, body: target.body(text), headers });
         expectRefusedAt(response, target.field, context);
         // the answer names the field, never the value
         expect(response.text, context).not.toContain(JSON.stringify(text).slice(1, -1));
       }
     }
     expect(await footprint(account)).toEqual(before);
+    // what was there is unchanged: no refused write reached it
+    expect((await api(`/v1/templates/${ids.template}`, { key: account.apiKey })).body).toMatchObject({ name: 'Kept', latest_version: 1 });
+    expect((await api(`/v1/brand-kits/${ids.kit}`, { key: account.apiKey })).body).toMatchObject({ tone_guidance: 'Kept' });
+    expect(await serviceDb().templateBuild.count({ where: { accountId: account.accountId } })).toBe(0);
+    expect(await serviceDb().renderGroup.count({ where: { accountId: account.accountId } })).toBe(0);
   });
 
   it('answers the reported cases: NUL html and source, and data that used to cut the document short and still be charged', async () => {
