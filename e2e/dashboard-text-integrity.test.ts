@@ -22,5 +22,5 @@ describe('dashboard text integrity', () => {
     await page.getByRole('button', { name: 'Create brand kit' }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 60_000 }).toContain('invalid_request');
     expect(await serviceDb().brandKit.count({ where: { accountId: account.accountId } })).toBe(0);
-  });
+  }, 180_000);
 });
