@@ -38,6 +38,7 @@ export * from './template-builds-operations.ts';
 export * from './template-chat-operations.ts';
 export * from './templates-operations.ts';
 export * from './testimonials.ts';
+export * from './text-integrity.ts';
 export * from './webhooks.ts';
 
 /** Every operation the service serves; routing, validation and the published contract all read it. */

@@ -99,4 +99,11 @@ describe('parseDraftReply', () => {
     expect(parseDraftReply('{"source": 1}')).toEqual({ ok: false, code: 'reply_shape_invalid' });
     expect(parseDraftReply(JSON.stringify({ ...draft, output: { type: 'gif' } }))).toMatchObject({ ok: true, output: null });
   });
+
+  it('asks for a repair of a draft holding U+0000 or a lone surrogate, which could not be stored whole', () => {
+    const draft = { source: '<p>{{ a }}</p>', sample_data: { a: 'x' }, schema: null };
+    expect(parseDraftReply(JSON.stringify({ ...draft, source: '<p>\u0000</p>' }))).toEqual({ ok: false, code: 'reply_text_unsafe' });
+    expect(parseDraftReply(JSON.stringify({ ...draft, sample_data: { a: '\ud800' } }))).toEqual({ ok: false, code: 'reply_text_unsafe' });
+    expect(parseDraftReply(JSON.stringify({ ...draft, sample_data: { a: '😀' } }))).toMatchObject({ ok: true, draft: { sample_data: { a: '😀' } } });
+  });
 });

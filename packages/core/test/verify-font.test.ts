@@ -34,6 +34,19 @@ describe('verifyFont', () => {
     expect(font.sanitised.readUInt32BE(0)).toBe(0x00010000);
   });
 
+  it('answers no family for a name the service could not store whole (a NUL in it)', async () => {
+    const renamed = Buffer.from(ttf);
+    for (const [name, padded] of [
+      [Buffer.from('DejaVu Sans', 'utf16le').swap16(), Buffer.from('Deja\u0000u Sans', 'utf16le').swap16()],
+      [Buffer.from('DejaVu Sans', 'latin1'), Buffer.from('Deja\u0000u Sans', 'latin1')],
+    ] as const) {
+      for (let at = renamed.indexOf(name); at !== -1; at = renamed.indexOf(name, at + 1)) padded.copy(renamed, at);
+    }
+    const font = await verifyFont(Buffer.from(await compress(renamed)));
+    expect(font.family).toBeNull();
+    expect(font.glyphCount).toBeGreaterThan(5_000);
+  });
+
   it('refuses a truncated WOFF2 with brand_font_tables_invalid', async () => {
     expect(await refusal(woff2.subarray(0, Math.floor(woff2.length / 2)))).toBe('brand_font_tables_invalid');
     const corrupt = Buffer.from(woff2);

@@ -335,6 +335,9 @@ function guest() {
     if (job.fault !== null) return failure(null, 'render', '');
     if (typeof html !== 'string') html = '';
     if (html.length > outputChars) return 'Etemplate_output_limit::';
+    // The answer leaves the VM as a C string, which ends at the first NUL: output holding one
+    // fails rather than arrive cut short.
+    if (html.indexOf('\u0000') !== -1) return 'Etemplate_evaluation_error::';
     return 'H' + html;
   }
 

@@ -158,6 +158,8 @@ function decodeOutcome(text) {
  */
 function callGuest(sandbox, name, values, memoryBytes, stopped) {
   const { runtime, context } = sandbox;
+  // Strings enter the VM as C strings too: one holding a NUL would arrive cut short.
+  if (values.some((value) => typeof value === 'string' && value.includes('\u0000'))) return { ok: false, code: 'template_evaluation_error' };
   const fn = context.getProp(sandbox.guest, name);
   const args = values.map((value) => (typeof value === 'string' ? context.newString(value) : context.newNumber(value)));
   let result;

@@ -2,7 +2,7 @@
 // session's CSRF token are checked (on top of Next's own origin check of every action), the
 // input is parsed with zod, and the handler calls a core use-case with the session principal.
 // The answer is a typed result carrying the one error table's codes, never a thrown error.
-import { type ErrorCode, errorDefinition, sessionCookieName } from '@svc/contracts';
+import { type ErrorCode, errorDefinition, findUnsafeText, sessionCookieName, unsafeTextDetail } from '@svc/contracts';
 import { authenticateSession, DomainError, type SessionPrincipal, type ServiceContext } from '@svc/core';
 import { cookies } from 'next/headers';
 import { unstable_rethrow } from 'next/navigation';
@@ -61,6 +61,9 @@ export function sessionAction<S extends z.ZodType, T>(
       const principal = await authenticateSession(ctx, { secret, csrfToken: csrf, write: true });
       const parsed = schema.safeParse(fields);
       if (!parsed.success) return failure('invalid_request', fieldsOfIssues(parsed.error.issues));
+      // text the service cannot store or evaluate whole is refused, as on the API (text-integrity.ts)
+      const unsafe = findUnsafeText(parsed.data);
+      if (unsafe !== null) return failure('invalid_request', fieldsOfDetails([unsafeTextDetail(unsafe)]));
       const data = await handler(parsed.data, { ctx, principal, accountId: principal.accountId });
       return { ok: true, data };
     } catch (error) {

@@ -2,6 +2,8 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { startServerAndCreateNextHandler } from '@as-integrations/next';
+import { findUnsafeText, unsafeTextDetail } from '@svc/contracts';
+import { DomainError } from '@svc/core';
 import { serviceContext } from '../http/context.ts';
 import type { GraphqlContext } from './context.ts';
 import { formatGraphqlError } from './errors.ts';
@@ -31,6 +33,26 @@ const requestIdPlugin: ApolloServerPlugin<GraphqlRequestContext> = {
 };
 
 /**
+ * Arguments holding U+0000 or a lone surrogate are refused before their field resolves, as a
+ * REST body is (text-integrity.ts): invalid_request naming the argument's path. The arguments
+ * are checked once coerced, so inline literals and variables are treated alike.
+ */
+const textIntegrityPlugin: ApolloServerPlugin<GraphqlRequestContext> = {
+  async requestDidStart() {
+    return {
+      async executionDidStart() {
+        return {
+          willResolveField({ args }) {
+            const unsafe = findUnsafeText(args);
+            if (unsafe !== null) throw new DomainError('invalid_request', { details: [unsafeTextDetail(unsafe)] });
+          },
+        };
+      },
+    };
+  },
+};
+
+/**
  * The Next handler of POST /api/graphql, made once per process. The caller has already
  * authenticated the operator; the context it hands over reaches every resolver.
  */
@@ -42,7 +64,7 @@ export function graphqlHandler(contextOf: (request: Request) => GraphqlRequestCo
     validationRules: graphqlIdeEnabled() ? [] : [refuseIntrospection],
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphqlError(() => serviceContext().logger),
-    plugins: [requestIdPlugin, graphqlIdeEnabled() ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageDisabled()],
+    plugins: [requestIdPlugin, textIntegrityPlugin, graphqlIdeEnabled() ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageDisabled()],
   });
   return startServerAndCreateNextHandler<Request, GraphqlRequestContext>(server, { context: async (request) => contextOf(request) });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorBody, fieldDetailsFromIssues, type Operation } from '@svc/contracts';
+import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, unsafeTextDetail } from '@svc/contracts';
 import { DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
 import { authenticate } from './authenticate.ts';
 import type { z } from 'zod';
@@ -94,12 +94,16 @@ function parse<T extends z.ZodType>(schema: T, input: unknown, root?: string): z
   throw new DomainError('invalid_request', { details: fieldDetailsFromIssues(result.error.issues, input, root) });
 }
 
-/** Query parameters as an object; a parameter given twice is refused rather than guessed at. */
+/**
+ * Query parameters as an object; a parameter given twice is refused rather than guessed at, and
+ * so is one holding U+0000 (a search or reference text could not be stored or matched).
+ */
 function queryObject(url: string): Record<string, string> {
   const params = new URL(url).searchParams;
   const query: Record<string, string> = {};
   for (const [key, value] of params) {
     if (key in query) throw new DomainError('invalid_request', { details: [{ field: key.slice(0, 260), reason: 'invalid value' }] });
+    if (hasUnsafeText(key) || hasUnsafeText(value)) throw new DomainError('invalid_request', { details: [unsafeTextDetail([key])] });
     query[key] = value;
   }
   return query;

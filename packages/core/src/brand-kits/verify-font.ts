@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hasUnsafeText } from '@svc/contracts';
 import * as fontkit from 'fontkit';
 import { DomainError } from '../shared/errors.ts';
 
@@ -51,7 +52,9 @@ export async function verifyFont(bytes: Uint8Array, options: VerifyFontOptions =
     const font = fontkit.create(sanitised);
     if (!('numGlyphs' in font)) throw tablesInvalid();
     glyphCount = font.numGlyphs;
-    family = font.familyName?.trim() || null;
+    // a name the service could not store whole (U+0000 padding, a broken UTF-16 record) names no family
+    const named = font.familyName?.trim() || null;
+    family = named !== null && hasUnsafeText(named) ? null : named;
   } catch {
     throw tablesInvalid();
   }

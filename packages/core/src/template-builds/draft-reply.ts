@@ -2,7 +2,7 @@
 // answer becomes a draft. Every generation or review reply is one JSON object of the
 // TemplateBuildDraft shape, optionally inside a fenced json block; it is validated here
 // whether or not the provider enforced the schema.
-import { ImageProposal, type TemplateBuildDraft, type TemplateBuildInput, TemplateOutput } from '@svc/contracts';
+import { findUnsafeText, ImageProposal, type TemplateBuildDraft, type TemplateBuildInput, TemplateOutput } from '@svc/contracts';
 import { z } from 'zod';
 import type { AiChatMessage, AiContentPart } from '../ports/ai-provider.ts';
 import type { LayoutFacts } from '../ports/render-engine.ts';
@@ -136,7 +136,7 @@ const ReplyShape = z.object({
 
 export type ParsedReply =
   | { ok: true; draft: Omit<TemplateBuildDraft, 'output'>; output: TemplateOutput | null; imageProposal: ImageProposal | null }
-  | { ok: false; code: 'reply_not_json' | 'reply_shape_invalid' };
+  | { ok: false; code: 'reply_not_json' | 'reply_shape_invalid' | 'reply_text_unsafe' };
 
 /** The draft in a reply: the JSON object itself, or the first fenced json block. */
 export function parseDraftReply(reply: string): ParsedReply {
@@ -150,6 +150,8 @@ export function parseDraftReply(reply: string): ParsedReply {
   }
   const shape = ReplyShape.safeParse(value);
   if (!shape.success) return { ok: false, code: 'reply_shape_invalid' };
+  // a NUL or lone surrogate could be neither stored nor evaluated whole: the model repairs it
+  if (findUnsafeText(value) !== null) return { ok: false, code: 'reply_text_unsafe' };
   const output = TemplateOutput.safeParse(shape.data.output);
   // a suggestion that does not follow its shape is dropped, not a reason to repair the draft
   const proposal = ImageProposal.safeParse(shape.data.image_proposal);
