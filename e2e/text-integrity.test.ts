@@ -186,14 +186,14 @@ describe('text integrity', () => {
     const token = await operatorToken('text integrity');
     const account = await newAccount({ plan: 'free', credits: 3 });
     const before = await footprint(account);
-    const mutation = 'mutation ($id: ID!, $reason: String!) { grantCredits(accountId: $id, bucket: pack, amount: 30, reason: $reason) { id } }';
+    const mutation = 'mutation ($id: ID!, $reason: String!) { grantCredits(accountId: $id, bucket: PACK, amount: 30, reason: $reason) { id } }';
     for (const reason of ['good\u0000will', 'good\ud800will']) {
       const response = await gql(mutation, { token, variables: { id: account.accountId, reason } });
       expect(response.body.errors?.map((error: any) => [error.extensions?.code, error.extensions?.details]), response.text).toEqual([
         ['invalid_request', [{ field: 'reason', reason: 'invalid value' }]],
       ]);
     }
-    const inline = await gql(`mutation { grantCredits(accountId: "${account.accountId}", bucket: pack, amount: 30, reason: "a\\u0000b") { id } }`, { token });
+    const inline = await gql(`mutation { grantCredits(accountId: "${account.accountId}", bucket: PACK, amount: 30, reason: "a\\u0000b") { id } }`, { token });
     expect(inline.body.errors?.[0]?.extensions?.code, inline.text).toBe('invalid_request');
     expect(await footprint(account)).toEqual(before);
   });
