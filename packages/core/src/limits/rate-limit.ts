@@ -56,12 +56,7 @@ export async function takeRateToken(
   now: Date,
   code: RateLimitCode = 'rate_limited',
 ): Promise<void> {
-  const bucket = rateLimits[name];
-  const tokens = await change(db, name, subject, now, 1, bucket.burst);
-  if (tokens >= 0) return;
-  // a refused request does not consume capacity
-  await db.$executeRaw`UPDATE rate_limit_buckets SET tokens = tokens + 1 WHERE key = ${bucketKey(name, subject)}`;
-  throw refusal(bucket, tokens, code);
+  await takeRateAmount(db, name, subject, now, 1, code);
 }
 
 /** The 429 codes a bucket can answer with. */
@@ -79,7 +74,7 @@ export async function checkRateToken(db: DbOrTx, name: RateLimitName, subject: s
 
 /** Takes a token for work that already happened, whether or not one was there (the bucket may run into debt). */
 export async function spendRateToken(db: DbOrTx, name: RateLimitName, subject: string, now: Date): Promise<void> {
-  await change(db, name, subject, now, 1, rateLimits[name].burst);
+  await spendRateAmount(db, name, subject, now, 1);
 }
 
 const bucketKey = (name: RateLimitName, subject: string) => `${name}:${subject}`;
@@ -105,15 +100,24 @@ function refusal(bucket: TokenBucket, tokens: number, code: RateLimitCode = 'rat
 }
 
 /**
- * Takes `amount` from the named bucket of `subject` or throws 429 rate_limited with the time
- * until that much is back; a refusal takes nothing. For buckets counted in units of work.
+ * Takes `amount` from the named bucket of `subject` or throws 429 (rate_limited unless `code`
+ * says otherwise) with the time until that much is back; a refusal takes nothing. takeRateToken
+ * is this with one token; buckets counted in units of work take more.
  */
-export async function takeRateAmount(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number): Promise<void> {
+export async function takeRateAmount(
+  db: DbOrTx,
+  name: RateLimitName,
+  subject: string,
+  now: Date,
+  amount: number,
+  code: RateLimitCode = 'rate_limited',
+): Promise<void> {
   const bucket = rateLimits[name];
   const tokens = await change(db, name, subject, now, amount, bucket.burst);
   if (tokens >= 0) return;
+  // a refused request does not consume capacity
   await db.$executeRaw`UPDATE rate_limit_buckets SET tokens = tokens + ${amount}::float8 WHERE key = ${bucketKey(name, subject)}`;
-  throw refusal(bucket, tokens);
+  throw refusal(bucket, tokens, code);
 }
 
 /** Takes `amount` for work already done (negative gives back); the bucket may run into a debt of at most its burst. */
