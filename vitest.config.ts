@@ -19,6 +19,8 @@ const unit = [
   'packages/core/test/client-subject.test.ts',
   'packages/core/test/sealed-secrets.test.ts',
   'apps/web/test/**/*.test.ts',
+  'packages/sdk/test/generated-types.test.ts',
+  'packages/sdk/test/webhook-signatures.test.ts',
 ];
 const renderer = ['packages/renderer/test/**/*.test.ts', 'apps/worker/test/adapt-layout.test.ts'];
 
