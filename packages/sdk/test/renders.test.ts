@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { baseUrl, newAccount, uuidPattern } from '../../../e2e/support/api.ts';
-import { createRenderingClient, type FetchLike, type RenderingClient, RenderingApiError } from '../src/index.ts';
+import { createRenderingClient, type FetchLike, type RenderingClient, RenderingApiError, RenderWaitError } from '../src/index.ts';
 
 const pngSignature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -78,6 +78,22 @@ describe('render and wait', () => {
     expect(byId.download?.url).toContain('/v1/downloads/');
     expect((await rendering.download(byId)).subarray(8, 12).toString('latin1')).toBe('WEBP');
   });
+
+  it('ends a wait at its timeout or abort with RenderWaitError holding the job, and resumes from it', async () => {
+    const created = await rendering.api.POST('/v1/pdf', { body: { html: '<p>resumed</p>', wait: false } });
+    const queued = created.data!;
+    const timedOut = await rendering.waitForJob(queued, { timeoutMs: 1 }).catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(RenderWaitError);
+    expect((timedOut as RenderWaitError).job.id).toBe(queued.id);
+    expect((timedOut as RenderWaitError).cause).toMatchObject({ name: 'TimeoutError' });
+
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = await rendering.waitForJob(queued, { signal: controller.signal }).catch((error: unknown) => error);
+    expect(aborted).toBeInstanceOf(RenderWaitError);
+
+    expect((await rendering.waitForJob((timedOut as RenderWaitError).job)).status).toBe('succeeded');
+  });
 });
 
 describe('typed errors', () => {
@@ -87,7 +103,7 @@ describe('typed errors', () => {
     expect(error.code).toBe('invalid_request');
     expect(error.message.length).toBeGreaterThan(0);
     expect(error.request_id).toMatch(uuidPattern);
-    expect(error.details).toContainEqual(expect.objectContaining({ field: 'pdf.scale' }));
+    expect(error.details).toContainEqual({ field: 'pdf.scale', reason: 'invalid value' });
   });
 
   it('throws 401 unauthorized for a key the service does not know', async () => {
