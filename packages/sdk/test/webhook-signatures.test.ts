@@ -1,6 +1,6 @@
 // Signatures made by the service's own signing function, checked by the SDK's verifier.
 import { describe, expect, it } from 'vitest';
-import { signatureHeader } from '../../core/src/webhooks/webhook-secret.ts';
+import { signatureHeader } from '@svc/core';
 import { verifyWebhook, WebhookVerificationError } from '../src/index.ts';
 
 const current = `svc_whsec_${'a1'.repeat(32)}`;
