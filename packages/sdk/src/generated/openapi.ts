@@ -1647,7 +1647,7 @@ export interface components {
             credit: "reserved" | "settled" | "released" | "none";
             artifact: {
                 /** @enum {string} */
-                media_type: "application/pdf" | "image/png" | "image/jpeg" | "image/webp";
+                media_type: "image/png" | "image/jpeg" | "image/webp";
                 byte_size: number;
                 sha256: string;
                 /**
@@ -1688,7 +1688,7 @@ export interface components {
             credit: "reserved" | "settled" | "released" | "none";
             artifact: {
                 /** @enum {string} */
-                media_type: "application/pdf" | "image/png" | "image/jpeg" | "image/webp";
+                media_type: "image/png" | "image/jpeg" | "image/webp";
                 byte_size: number;
                 sha256: string;
                 /**
@@ -1765,14 +1765,52 @@ export interface components {
             /** @description A signed link to the file while it is available (minted on every read). */
             download_url: string | null;
         };
-        /** @description Exactly one of: raw HTML (html only, up to 5,242,880 bytes); a stateless template (html source up to 1,048,576 bytes plus a data object, or a brand_kit_id, which makes html a template evaluated with empty data); a saved template (template_id, optional version, data validated against the version schema). html together with template_id, version or size_id is refused (those fields are unknown in the html shapes). */
-        ImageRequest: {
-            html?: string;
-            /** @description Saved shape: an owned, active saved template. */
-            template_id?: string;
-            /** @description Saved shape: the version to render; omitted selects the latest, resolved once and pinned. */
+        ImageRawRequest: {
+            html: string;
+            filename?: string;
+            reference?: string;
+            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            brand_kit_id?: string | null;
+            javascript?: {
+                /** @enum {string} */
+                mode: "disabled" | "enabled";
+            };
+            wait?: boolean;
+            image: components["schemas"]["ImageOptions"];
+            data?: never;
+            template_id?: never;
+            version?: never;
+            size_id?: never;
+        };
+        /** @description Exactly one of: raw HTML (html, up to 5,242,880 bytes; with a brand_kit_id html is a template evaluated with empty data, up to 1,048,576 bytes); a stateless template (html source up to 1,048,576 bytes and a data object); a saved template (template_id, optional version, data validated against the version schema). html together with template_id, version or size_id is refused (those fields are unknown in the html shapes). */
+        ImageRequest: components["schemas"]["ImageRawRequest"] | components["schemas"]["ImageStatelessRequest"] | components["schemas"]["ImageSavedRequest"];
+        ImageSavedRequest: {
+            /** @description An owned, active saved template. */
+            template_id: string;
+            /** @description The version to render; omitted selects the latest, resolved once and pinned. */
             version?: number;
-            data?: {
+            /** @description Validated against the selected version's schema before evaluation. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description A saved size of the version (or original); image width and height must equal it. */
+            size_id?: string | null;
+            filename?: string;
+            reference?: string;
+            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            brand_kit_id?: string | null;
+            javascript?: {
+                /** @enum {string} */
+                mode: "disabled" | "enabled";
+            };
+            wait?: boolean;
+            image: components["schemas"]["ImageOptions"];
+            html?: never;
+        };
+        ImageStatelessRequest: {
+            html: string;
+            /** @description A JSON object; its canonical key-sorted JSON is at most 1,048,576 bytes. */
+            data: {
                 [key: string]: unknown;
             };
             filename?: string;
@@ -1784,10 +1822,11 @@ export interface components {
                 mode: "disabled" | "enabled";
             };
             wait?: boolean;
-            /** @description Saved shape: a saved size of the version (or original); image width and height must equal it. */
-            size_id?: string | null;
             image: components["schemas"]["ImageOptions"];
-        } & (unknown | unknown);
+            template_id?: never;
+            version?: never;
+            size_id?: never;
+        };
         ImageUrlPreviewRequest: {
             /** @description A public http or https URL of a PNG, JPEG or WebP image. */
             url: string;
@@ -1836,7 +1875,7 @@ export interface components {
             credit: "reserved" | "settled" | "released" | "none";
             artifact: {
                 /** @enum {string} */
-                media_type: "application/pdf" | "image/png" | "image/jpeg" | "image/webp";
+                media_type: "application/pdf";
                 byte_size: number;
                 sha256: string;
                 /**
@@ -1877,7 +1916,7 @@ export interface components {
             credit: "reserved" | "settled" | "released" | "none";
             artifact: {
                 /** @enum {string} */
-                media_type: "application/pdf" | "image/png" | "image/jpeg" | "image/webp";
+                media_type: "application/pdf";
                 byte_size: number;
                 sha256: string;
                 /**
@@ -1929,14 +1968,33 @@ export interface components {
             subject?: string;
             password?: string;
         };
-        /** @description Exactly one of: raw HTML (html only, up to 5,242,880 bytes); a stateless template (html source up to 1,048,576 bytes plus a data object, or a brand_kit_id, which makes html a template evaluated with empty data); a saved template (template_id, optional version, data validated against the version schema). html together with template_id, version or size_id is refused (those fields are unknown in the html shapes). */
-        PdfRequest: {
-            html?: string;
-            /** @description Saved shape: an owned, active saved template. */
-            template_id?: string;
-            /** @description Saved shape: the version to render; omitted selects the latest, resolved once and pinned. */
+        PdfRawRequest: {
+            html: string;
+            filename?: string;
+            reference?: string;
+            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            brand_kit_id?: string | null;
+            javascript?: {
+                /** @enum {string} */
+                mode: "disabled" | "enabled";
+            };
+            wait?: boolean;
+            pdf?: components["schemas"]["PdfOptions"];
+            viewport?: components["schemas"]["Viewport"];
+            pages?: string[];
+            data?: never;
+            template_id?: never;
+            version?: never;
+        };
+        /** @description Exactly one of: raw HTML (html, up to 5,242,880 bytes; with a brand_kit_id html is a template evaluated with empty data, up to 1,048,576 bytes); a stateless template (html source up to 1,048,576 bytes and a data object); a saved template (template_id, optional version, data validated against the version schema). html together with template_id, version or size_id is refused (those fields are unknown in the html shapes). */
+        PdfRequest: components["schemas"]["PdfRawRequest"] | components["schemas"]["PdfStatelessRequest"] | components["schemas"]["PdfSavedRequest"];
+        PdfSavedRequest: {
+            /** @description An owned, active saved template. */
+            template_id: string;
+            /** @description The version to render; omitted selects the latest, resolved once and pinned. */
             version?: number;
-            data?: {
+            /** @description Validated against the selected version's schema before evaluation. */
+            data: {
                 [key: string]: unknown;
             };
             filename?: string;
@@ -1951,7 +2009,29 @@ export interface components {
             pdf?: components["schemas"]["PdfOptions"];
             viewport?: components["schemas"]["Viewport"];
             pages?: string[];
-        } & (unknown | unknown);
+            html?: never;
+        };
+        PdfStatelessRequest: {
+            html: string;
+            /** @description A JSON object; its canonical key-sorted JSON is at most 1,048,576 bytes. */
+            data: {
+                [key: string]: unknown;
+            };
+            filename?: string;
+            reference?: string;
+            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            brand_kit_id?: string | null;
+            javascript?: {
+                /** @enum {string} */
+                mode: "disabled" | "enabled";
+            };
+            wait?: boolean;
+            pdf?: components["schemas"]["PdfOptions"];
+            viewport?: components["schemas"]["Viewport"];
+            pages?: string[];
+            template_id?: never;
+            version?: never;
+        };
         PublicStats: {
             /** @description Succeeded renders, all accounts. */
             renders_served: number;
