@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.ts';
+import { NoQuery, Timestamp } from './common.ts';
 import { defineOperation, jsonBodyErrors } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -84,6 +84,7 @@ export const getMeOperation = defineOperation({
   tag,
   summary: 'The calling account, and for a browser session its CSRF token',
   auth: 'bearer_or_session',
+  query: NoQuery,
   responses: { 200: { description: 'The account', schema: AccountMe } },
   errors: [],
 });

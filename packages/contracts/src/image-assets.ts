@@ -1,6 +1,6 @@
 // Image assets (spec 2.10, 4.4): uploads of raw bytes, their content, and URL previews.
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -83,6 +83,7 @@ export const getImageAssetContentOperation = defineOperation({
   summary: 'The exact stored bytes of an asset of the account',
   description: 'Cache-Control: private, no-store and X-Content-Type-Options: nosniff. A missing or foreign id answers the same 404.',
   auth: 'bearer',
+  query: NoQuery,
   params: z.strictObject({ id: ImageAssetId }),
   responses: {
     200: { description: 'The stored bytes with their media type', mediaTypes: [...imageAssetMediaTypes, 'font/woff2'] },

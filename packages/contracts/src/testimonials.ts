@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -41,6 +42,7 @@ export const getCaptchaChallengeOperation = defineOperation({
   tag: 'Public',
   summary: 'A fresh proof-of-work CAPTCHA challenge (ten minutes, each solution accepted once)',
   auth: 'none',
+  query: NoQuery,
   responses: { 200: { description: 'The challenge', schema: CaptchaChallenge } },
   errors: [],
 });
