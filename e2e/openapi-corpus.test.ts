@@ -1,7 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, newAccount, type TestAccount } from './support/api.ts';
+import { api, baseUrl, expectError, newAccount, type TestAccount } from './support/api.ts';
 
 /**
  * The render request bodies are being reshaped so that their rules show in the contract.
@@ -11,6 +11,15 @@ const renderRequestRulesInContract = false;
 
 const templateId = `tpl_${'0'.repeat(32)}`;
 const keyId = `key_${'0'.repeat(32)}`;
+const brandKitId = `kit_${'0'.repeat(32)}`;
+const testimonial = (overrides: Record<string, unknown>) => ({
+  name: 'Ada Lovelace',
+  company: 'Analytical Engines',
+  quote: 'It renders our invoices exactly as we drew them.',
+  permission: true,
+  captcha_token: 'unsolved',
+  ...overrides,
+});
 const publicHook = 'https://93.184.215.14/hooks/render';
 const canvas = (width: number, height: number) => `<meta name="svc-canvas" content="${width}x${height}"><div data-svc-page="p">x</div>`;
 const size = (overrides: Record<string, unknown>) => ({ id: 'square', name: 'Square', width: 1080, height: 1080, status: 'edited', source: canvas(1080, 1080), ...overrides });
@@ -24,6 +33,8 @@ interface Case {
   body?: unknown;
   query?: Record<string, string>;
   headers?: Record<string, string>;
+  /** Sent from the service's own origin (routes only its pages may call). */
+  origin?: boolean;
   /** The refusal the server answers with (default 400 invalid_request). */
   refusal?: { status: number; code: string };
 }
@@ -69,6 +80,10 @@ const badRequests: Case[] = [
   { name: 'brand kit with 17 colours', method: 'POST', path: '/v1/brand-kits', body: { name: 'Acme', colours: Array.from({ length: 17 }, (_, index) => `#0000${String(index).padStart(2, '0')}`) }, refusal: { status: 422, code: 'brand_kit_colours_invalid' } },
   { name: 'brand kit with blank tone guidance', method: 'POST', path: '/v1/brand-kits', body: { name: 'Acme', tone_guidance: '   ' }, refusal: { status: 422, code: 'brand_kit_tone_invalid' } },
   { name: 'brand kit with 501 characters of tone guidance', method: 'POST', path: '/v1/brand-kits', body: { name: 'Acme', tone_guidance: 'x'.repeat(501) }, refusal: { status: 422, code: 'brand_kit_tone_invalid' } },
+  { name: 'brand kit update with no field', method: 'PATCH', path: `/v1/brand-kits/${brandKitId}`, template: '/v1/brand-kits/{brand_kit_id}', body: {}, refusal: { status: 400, code: 'brand_kit_patch_empty' } },
+  { name: 'image preview of an ftp URL', method: 'POST', path: '/v1/image-assets/preview', body: { url: 'ftp://example.com/a.png' }, refusal: { status: 400, code: 'image_url_invalid' } },
+  { name: 'testimonial with a blank name', method: 'POST', path: '/v1/testimonials', body: testimonial({ name: '    ' }), origin: true, refusal: { status: 400, code: 'testimonial_invalid' } },
+  { name: 'testimonial quote of 20 characters, 19 of them spaces', method: 'POST', path: '/v1/testimonials', body: testimonial({ quote: `x${' '.repeat(19)}` }), origin: true, refusal: { status: 400, code: 'testimonial_invalid' } },
   { name: 'key with an empty name', method: 'POST', path: '/v1/keys', body: { name: '' } },
   { name: 'key cap of zero', method: 'PATCH', path: `/v1/keys/${keyId}`, template: '/v1/keys/{key_id}', body: { monthly_overage_cap: 0 } },
   { name: 'key list of 101', method: 'GET', path: '/v1/keys', query: { limit: '101' } },
@@ -146,7 +161,8 @@ function contractProblems(request: Case): string[] {
 
 function send(request: Case) {
   const query = request.query ? `?${new URLSearchParams(request.query)}` : '';
-  return api(`${request.path}${query}`, { method: request.method, key: account.apiKey, body: request.body, headers: request.headers });
+  const headers = { ...request.headers, ...(request.origin ? { origin: new URL(baseUrl()).origin } : {}) };
+  return api(`${request.path}${query}`, { method: request.method, key: account.apiKey, body: request.body, headers });
 }
 
 describe('bad requests: the server and its contract refuse them alike', () => {

@@ -48,7 +48,8 @@ export const BrandKitPatch = named(
     colours: Colours.optional(),
     tone_guidance: ToneGuidance.optional(),
     archived_at: z.literal(null).optional().meta({ description: 'Only null: restores an archived kit.' }),
-  }),
+  })
+    .meta({ minProperties: 1 }),
   'At least one property (brand_kit_patch_empty otherwise). Omitted fields keep their values; tone_guidance null clears it.',
 );
 export type BrandKitPatch = z.infer<typeof BrandKitPatch>;

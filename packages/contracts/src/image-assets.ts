@@ -27,7 +27,8 @@ export type UploadedImage = z.infer<typeof UploadedImage>;
 
 export const ImageUrlPreviewRequest = named(
   'ImageUrlPreviewRequest',
-  z.strictObject({ url: z.string().min(1).max(4096).meta({ description: 'A public http or https URL of a PNG, JPEG or WebP image.' }) }),
+  // the egress policy refuses other schemes (url.scheme_not_allowed); URL parsing lowercases the scheme
+  z.strictObject({ url: z.string().min(1).max(4096).meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?:', description: 'A public http or https URL of a PNG, JPEG or WebP image.' }) }),
 );
 export type ImageUrlPreviewRequest = z.infer<typeof ImageUrlPreviewRequest>;
 

@@ -10,7 +10,9 @@ const text = (min: number, max: number) =>
     .string()
     .min(min)
     .max(max)
-    .refine((value) => value.trim().length >= min, { message: 'blank' });
+    .refine((value) => value.trim().length >= min, { message: 'blank' })
+    // the refine's rule as JSON Schema: two visible characters at least min apart
+    .meta({ pattern: `\\S[\\s\\S]{${min - 2},}\\S` });
 
 export const TestimonialRequest = named(
   'TestimonialRequest',
