@@ -23,4 +23,20 @@ describe('dashboard text integrity', () => {
     await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 60_000 }).toContain('invalid_request');
     expect(await serviceDb().brandKit.count({ where: { accountId: account.accountId } })).toBe(0);
   }, 180_000);
+
+  it('refuses a sign-in address holding U+0000 as a bad address, not a server error', async () => {
+    const page = browser.page();
+    await page.goto('/sign-in');
+    const field = page.getByLabel('Email address');
+    // the browser's own email check would stop the form first: this is what a script could post
+    await field.evaluate((input: HTMLInputElement) => {
+      input.type = 'text';
+      input.form?.setAttribute('novalidate', '');
+      const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+      setter?.call(input, `ana${String.fromCharCode(0)}@example.com`);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await expect.poll(() => page.getByRole('alert').first().textContent(), { timeout: 60_000 }).toContain('invalid_email');
+  }, 180_000);
 });

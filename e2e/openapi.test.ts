@@ -47,6 +47,19 @@ describe('GET /v1/openapi.json', () => {
     expect(content.responses['200'].content['image/png'].schema).toEqual({ type: 'string', format: 'binary' });
     const preview = body.paths['/v1/image-assets/preview'].post;
     expect(preview.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/ImageUrlPreviewRequest');
+    // each render body is exactly one of three closed shapes, and each names the others' fields as never allowed
+    for (const kind of ['Pdf', 'Image']) {
+      const shapes = ['Raw', 'Stateless', 'Saved'].map((shape) => `${kind}${shape}Request`);
+      expect(body.components.schemas[`${kind}Request`].oneOf).toEqual(shapes.map((id) => ({ $ref: `#/components/schemas/${id}` })));
+      for (const id of shapes) expect(body.components.schemas[id].additionalProperties, id).toBe(false);
+    }
+    expect(body.components.schemas.PdfRawRequest.required).toEqual(['html']);
+    expect(body.components.schemas.PdfRawRequest.properties.template_id).toBe(false);
+    expect(body.components.schemas.PdfStatelessRequest.required).toEqual(['html', 'data']);
+    expect(body.components.schemas.ImageSavedRequest.required).toEqual(['template_id', 'data', 'image']);
+    expect(body.components.schemas.ImageRawRequest.properties.size_id).toBe(false);
+    expect(body.components.schemas.PdfJob.properties.artifact.anyOf[0].properties.media_type.enum).toEqual(['application/pdf']);
+    expect(body.components.schemas.ImageJob.properties.artifact.anyOf[0].properties.media_type.enum).toEqual(['image/png', 'image/jpeg', 'image/webp']);
     const list = body.paths['/v1/keys'].get;
     expect(list.parameters.map((parameter: { name: string }) => parameter.name)).toEqual(['limit', 'cursor']);
   });

@@ -52,6 +52,7 @@ describe('POST /v1/image', () => {
       [{ html: 'x', image: { format: 'png', height: 199 } }, 'image.height', 'invalid value'],
       [{ html: 'x', image: { format: 'webp', quality: 0 } }, 'image.quality', 'invalid value'],
       [{ html: 'x' }, 'image', 'missing field'],
+      [{ html: 'x', image: {} }, 'image.format', 'missing field'],
       [{ html: 'x', image: { format: 'png' }, pdf: {} }, 'pdf', 'unknown field'],
     ];
     for (const [body, field, reason] of cases) {

@@ -23,6 +23,9 @@ export function fieldDetailsFromIssues(issues: readonly z.core.$ZodIssue[], inpu
       for (const key of issue.keys) push([...issue.path, key], 'unknown field');
     } else if (issue.code === 'invalid_type') {
       push(issue.path, isMissing(input, issue.path) ? 'missing field' : 'wrong type');
+    } else if (issue.code === 'invalid_value' && isMissing(input, issue.path)) {
+      // a required choice left out (image: {} has no format) is missing, not a wrong choice
+      push(issue.path, 'missing field');
     } else if (issue.code === 'invalid_union' && issue.errors.length > 0) {
       // exactly-one-of shapes: report the branch that got furthest, else the field itself
       push(issue.path, isMissing(input, issue.path) ? 'missing field' : 'invalid value');

@@ -171,7 +171,45 @@ function operationObject(operation: Operation): JsonSchema {
   };
 }
 
-/** One line per tag for the document's tag list; a tag missing here fails the contract test. */
+/** The named schemas a request body reaches through $ref: they are published in their input form. */
+function referencedFrom(roots: string[], schemas: Record<string, JsonSchema>): Set<string> {
+  const found = new Set<string>();
+  const visit = (id: string) => {
+    if (found.has(id) || !schemas[id]) return;
+    found.add(id);
+    JSON.stringify(schemas[id], (key, value: unknown) => {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(componentRef(''))) visit(value.slice(componentRef('').length));
+      return value;
+    });
+  };
+  for (const id of roots) visit(id);
+  return found;
+}
+
+/**
+ * A oneOf of closed object shapes names, in each branch, the other branches' fields as
+ * `false` (never allowed). JSON Schema already refuses them through additionalProperties;
+ * saying so lets generated clients type each branch with `field?: never`, which makes the
+ * union discriminable (html together with template_id does not compile).
+ */
+function markExclusiveBranches(schemas: Record<string, JsonSchema>) {
+  for (const schema of Object.values(schemas)) {
+    const branches = ((schema.oneOf ?? []) as JsonSchema[]).map((branch) => {
+      const ref = typeof branch.$ref === 'string' ? branch.$ref.slice(componentRef('').length) : undefined;
+      return ref ? schemas[ref] : undefined;
+    });
+    if (branches.length === 0 || branches.some((branch) => branch?.additionalProperties !== false)) continue;
+    const fieldsOf = (branch: JsonSchema) => Object.keys((branch.properties ?? {}) as JsonSchema);
+    const allFields = new Set(branches.flatMap((branch) => fieldsOf(branch as JsonSchema)));
+    for (const branch of branches as JsonSchema[]) {
+      const own = new Set(fieldsOf(branch));
+      const properties = branch.properties as Record<string, unknown>;
+      for (const field of allFields) if (!own.has(field)) properties[field] = false;
+    }
+  }
+}
+
+/** One line per tag for the document's tag list (a tag without one fails the lint in e2e/openapi-tools.test.ts). */
 const tagDescriptions: Record<string, string> = {
   Public: 'Without credentials: this contract, public statistics, the captcha challenge and testimonials.',
   'API keys': 'Create, list, rename, cap and revoke the secrets that authenticate /v1 requests.',
@@ -196,16 +234,18 @@ export interface OpenApiOptions {
 export function buildOpenApiDocument(operations: readonly Operation[], options: OpenApiOptions = {}) {
   // ensure the envelope is registered even if no operation names it directly
   void ErrorEnvelope;
-  const requestIds = new Set(
+  const inputs = components('input');
+  const outputs = components('output');
+  const requestIds = referencedFrom(
     operations.flatMap((operation) => {
       const id = operation.body && schemaRegistry.get(operation.body.schema)?.id;
       return id ? [id] : [];
     }),
+    inputs,
   );
-  const inputs = components('input');
-  const outputs = components('output');
   const schemas: Record<string, JsonSchema> = {};
   for (const id of Object.keys(outputs).sort()) schemas[id] = (requestIds.has(id) ? inputs[id] : outputs[id]) as JsonSchema;
+  markExclusiveBranches(schemas);
 
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const operation of operations) {

@@ -1,6 +1,6 @@
 import {
   imageRange,
-  isLength,
+  lengthPattern,
   isPageProblem,
   javascriptModes,
   maxHeaderFooterChars,
@@ -14,12 +14,13 @@ import {
   paperFormats,
   pdfPasswordBytes,
   pdfScale,
+  positiveLengthPattern,
   utf8Bytes,
   viewportRange,
 } from '@svc/rules';
 import { z } from 'zod';
 import { Cursor, idSchema, Timestamp } from './common.ts';
-import { named } from './registry.ts';
+import { named, schemaRegistry } from './registry.ts';
 
 export { maxRawHtmlBytes, maxTemplateDataBytes, maxTemplateSourceBytes } from '@svc/rules';
 /**
@@ -29,40 +30,53 @@ export { maxRawHtmlBytes, maxTemplateDataBytes, maxTemplateSourceBytes } from '@
  */
 export const renderBodyLimit = 16 * 1024 * 1024;
 
-const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+/** Text without C0 or C1 control characters (line breaks included). */
+export const noControlCharacters = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 
-export const Reference = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine((value) => !controlCharacters.test(value), { message: 'control characters' });
+export const Reference = z.string().min(1).max(200).regex(noControlCharacters);
 
-/** Filename rules of spec 2.4; the server appends the extension. */
+/**
+ * Filename rules of spec 2.4 in one pattern (so the published schema holds all of them): a
+ * letter or digit first, then letters, digits, space, dot, underscore or hyphen, no two dots
+ * in a row and no trailing space. The server appends the extension.
+ */
 export const Filename = z
   .string()
   .min(1)
   .max(120)
-  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/)
-  .refine((value) => !value.endsWith(' ') && !value.includes('..'), { message: 'filename rule' });
+  .regex(/^(?!.*\.\.)(?!.* $)[A-Za-z0-9][A-Za-z0-9 ._-]*$/);
 
 export const PageId = z.string().regex(pageIdPattern);
 export const Pages = z
   .array(PageId)
   .min(1)
   .max(maxSelectedPages)
-  .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate page ids' });
+  .refine((ids) => new Set(ids).size === ids.length, { message: 'duplicate page ids' })
+  .meta({ uniqueItems: true });
 
 const lengthDescription =
   'A number with up to six integer digits and up to four decimals (".5mm" and "0.5mm" alike), directly followed by px, in, ' +
   'cm or mm in lowercase; no sign, exponent or whitespace.';
-const PageLength = z.string().refine(isLength, { message: 'not a length' }).meta({
+const PageLength = z.string().regex(positiveLengthPattern).meta({
   description: `${lengthDescription} Positive, at most ${maxPageInches} inches (the PDF page limit).`,
 });
-const MarginLength = z.string().refine(isLength, { message: 'not a length' }).meta({
+const MarginLength = z.string().regex(lengthPattern).meta({
   description: `${lengthDescription} Opposite margins together must leave a printable area.`,
 });
 
 export const pdfFormats = paperFormats;
+
+/**
+ * Byte limits of spec 2.4 that JSON Schema cannot count: the published maxLength counts
+ * characters, which never exceed UTF-8 bytes, so whatever the document refuses the server
+ * refuses too; the byte count itself is checked here.
+ */
+function utf8Text(maxBytes: number) {
+  return z
+    .string()
+    .max(maxBytes)
+    .refine((value) => utf8Bytes(value) <= maxBytes, { message: `at most ${maxBytes} UTF-8 bytes` });
+}
 
 export const PdfOptions = named(
   'PdfOptions',
@@ -88,17 +102,18 @@ export const PdfOptions = named(
       title: z.string().max(maxPdfMetadataChars).optional(),
       author: z.string().max(maxPdfMetadataChars).optional(),
       subject: z.string().max(maxPdfMetadataChars).optional(),
-      password: z
-        .string()
-        .min(1)
-        .refine((value) => utf8Bytes(value) <= pdfPasswordBytes.max, { message: 'at most 127 bytes' })
-        .optional(),
+      password: utf8Text(pdfPasswordBytes.max).min(1).optional(),
     })
     .superRefine((pdf, context) => {
       // the same geometry the renderer prints with: a page it could not lay out is refused here
       const geometry = pageGeometry(pdf);
-      if (!isPageProblem(geometry) || geometry.problem === 'not_a_length') return;
+      if (!isPageProblem(geometry) || geometry.problem === 'not_a_length' || geometry.problem === 'not_positive') return;
       context.addIssue({ code: 'custom', path: geometry.path, message: geometry.problem });
+    })
+    .meta({
+      // what JSON Schema can say of the geometry: width and height come together, never with format
+      dependentRequired: { width: ['height'], height: ['width'] },
+      dependentSchemas: { format: { properties: { width: false, height: false } } },
     }),
 );
 export type PdfOptions = z.infer<typeof PdfOptions>;
@@ -131,103 +146,154 @@ export const ImageOptions = named(
       if (image.format === 'jpeg' && image.transparent === true) {
         context.addIssue({ code: 'custom', path: ['transparent'], message: 'jpeg cannot be transparent' });
       }
+    })
+    .meta({
+      if: { properties: { format: { const: 'png' } } },
+      then: { properties: { quality: false } },
+      else: { if: { properties: { format: { const: 'jpeg' } } }, then: { properties: { transparent: { const: false } } } },
     }),
 );
 export type ImageOptions = z.infer<typeof ImageOptions>;
 
-const TemplateData = z.record(z.string(), z.unknown());
+const TemplateData = z.record(z.string(), z.unknown()).meta({
+  description: 'A JSON object; its canonical key-sorted JSON is at most 1,048,576 bytes.',
+});
+const RawHtml = utf8Text(maxRawHtmlBytes).min(1);
+const TemplateSource = utf8Text(maxTemplateSourceBytes).min(1);
+const BrandKitChoice = idSchema('kit_')
+  .nullable()
+  .meta({
+    description:
+      'An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default ' +
+      '<meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits.',
+  });
 
 const commonFields = {
-  html: z.string().min(1).optional(),
-  template_id: idSchema('tpl_').optional().meta({ description: 'Saved shape: an owned, active saved template.' }),
+  filename: Filename.optional(),
+  reference: Reference.optional(),
+  brand_kit_id: BrandKitChoice.optional(),
+  javascript: JavaScriptOptions.optional(),
+  wait: z.boolean().optional(),
+};
+
+const savedFields = {
+  template_id: idSchema('tpl_').meta({ description: 'An owned, active saved template.' }),
   version: z
     .int()
     .min(1)
     .max(2_147_483_647)
     .optional()
-    .meta({ description: 'Saved shape: the version to render; omitted selects the latest, resolved once and pinned.' }),
-  data: TemplateData.optional(),
-  filename: Filename.optional(),
-  reference: Reference.optional(),
-  brand_kit_id: idSchema('kit_')
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        'An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default ' +
-        '<meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits.',
-    }),
-  javascript: JavaScriptOptions.optional(),
-  wait: z.boolean().optional(),
+    .meta({ description: 'The version to render; omitted selects the latest, resolved once and pinned.' }),
+  data: TemplateData.meta({ description: "Validated against the selected version's schema before evaluation." }),
 };
-
-/** Fields that belong to the saved shape only; next to html they are unknown fields. */
-const savedOnlyFields = ['template_id', 'version', 'size_id'] as const;
 
 /**
- * Exactly one of the three shapes of spec 2.4, told apart by html and template_id:
- * - neither: html is a missing field;
- * - html with any saved-shape field (template_id, version, size_id): those are unknown fields
- *   (html selects the raw or stateless shape, which has none of them);
- * - template_id without data: data is a missing field;
- * - html is raw up to 5 MiB, or a template source up to 1 MiB when data or a brand kit is given
- *   (brand_kit_id forces template evaluation, spec 2.4).
+ * Raw HTML with a brand kit is a template evaluated with empty data (spec 2.4), so its html
+ * has the template source limit.
  */
-function checkShape(request: Record<string, unknown> & { html?: string; data?: unknown }, context: z.RefinementCtx) {
-  if (request.html === undefined && request.template_id === undefined) {
-    context.addIssue({ code: 'invalid_type', expected: 'string', path: ['html'], input: undefined, message: 'html or template_id is required' });
-    return;
-  }
-  if (request.html !== undefined) {
-    const extra = savedOnlyFields.filter((field) => request[field] !== undefined);
-    if (extra.length > 0) context.addIssue({ code: 'unrecognized_keys', keys: [...extra], path: [], input: request, message: 'not in this shape' });
-    const limit = request.data === undefined && !request.brand_kit_id ? maxRawHtmlBytes : maxTemplateSourceBytes;
-    if (utf8Bytes(request.html) > limit) context.addIssue({ code: 'custom', path: ['html'], message: 'too large' });
-    return;
-  }
-  if (request.data === undefined) {
-    context.addIssue({ code: 'invalid_type', expected: 'object', path: ['data'], input: undefined, message: 'data is required' });
+function checkKitSource(request: { html: string; brand_kit_id?: string | null }, context: z.RefinementCtx) {
+  if (request.brand_kit_id && utf8Bytes(request.html) > maxTemplateSourceBytes) {
+    context.addIssue({ code: 'custom', path: ['html'], message: `at most ${maxTemplateSourceBytes} bytes with a brand kit` });
   }
 }
-
-/** Published as a oneOf of the raw or stateless shape (html) and the saved shape (template_id and data). */
-const shapeChoice = {
-  oneOf: [
-    { required: ['html'], not: { anyOf: [{ required: ['template_id'] }, { required: ['version'] }, { required: ['size_id'] }] } },
-    { required: ['template_id', 'data'], not: { required: ['html'] } },
-  ],
+const kitSourceRule = {
+  if: { properties: { brand_kit_id: { type: 'string' } }, required: ['brand_kit_id'] },
+  then: { properties: { html: { maxLength: maxTemplateSourceBytes } } },
 };
+
+interface RequestShapes<Raw extends z.ZodType, Stateless extends z.ZodType, Saved extends z.ZodType> {
+  raw: Raw;
+  stateless: Stateless;
+  saved: Saved;
+}
+
+/**
+ * Exactly one of the three shapes of spec 2.4, chosen by the fields present, then validated
+ * by that shape alone (so errors name fields of the shape the client meant):
+ * - html selects raw, or stateless when data is present; template_id, version and size_id
+ *   beside html are then unknown fields;
+ * - template_id without html selects saved (data is then a missing field when absent);
+ * - neither html nor template_id: html is a missing field (of the stateless shape when data is given).
+ * Published as a oneOf of the three shapes (disjoint: html with or without data, or template_id).
+ */
+function requestShapes<Raw extends z.ZodType, Stateless extends z.ZodType, Saved extends z.ZodType>(
+  name: string,
+  shapes: RequestShapes<Raw, Stateless, Saved>,
+) {
+  const chooseShape = (body: unknown): z.ZodType => {
+    if (typeof body !== 'object' || body === null) return shapes.raw;
+    const { html, template_id, data } = body as Record<string, unknown>;
+    if (template_id !== undefined && html === undefined) return shapes.saved;
+    return data !== undefined ? shapes.stateless : shapes.raw;
+  };
+  const ids = [shapes.raw, shapes.stateless, shapes.saved].map((shape) => schemaRegistry.get(shape)?.id);
+  return named(
+    name,
+    z
+      .unknown()
+      .transform((body, context): z.output<Raw> | z.output<Stateless> | z.output<Saved> => {
+        const result = chooseShape(body).safeParse(body);
+        if (result.success) return result.data as z.output<Raw> | z.output<Stateless> | z.output<Saved>;
+        for (const issue of result.error.issues) context.addIssue({ ...issue, input: body } as Parameters<typeof context.addIssue>[0]);
+        return z.NEVER;
+      })
+      .meta({ oneOf: ids.map((id) => ({ $ref: `#/components/schemas/${id}` })), description: shapeDescription }),
+  );
+}
+
 const shapeDescription =
-  'Exactly one of: raw HTML (html only, up to 5,242,880 bytes); a stateless template (html source up to 1,048,576 bytes plus ' +
-  'a data object, or a brand_kit_id, which makes html a template evaluated with empty data); a saved template (template_id, optional version, data validated against the version schema). html ' +
-  'together with template_id, version or size_id is refused (those fields are unknown in the html shapes).';
+  'Exactly one of: raw HTML (html, up to 5,242,880 bytes; with a brand_kit_id html is a template evaluated with empty ' +
+  'data, up to 1,048,576 bytes); a stateless template (html source up to 1,048,576 bytes and a data object); a saved ' +
+  'template (template_id, optional version, data validated against the version schema). html together with template_id, ' +
+  'version or size_id is refused (those fields are unknown in the html shapes).';
 
-export const PdfRequest = named(
-  'PdfRequest',
-  z
-    .strictObject({ ...commonFields, pdf: PdfOptions.optional(), viewport: Viewport.optional(), pages: Pages.optional() })
-    .superRefine(checkShape)
-    .meta({ ...shapeChoice, description: shapeDescription }),
-);
-export type PdfRequest = z.infer<typeof PdfRequest>;
+const pdfOnlyFields = { pdf: PdfOptions.optional(), viewport: Viewport.optional(), pages: Pages.optional() };
+const rawDescription = 'Raw HTML rendered as given.';
+const statelessDescription = 'A template source evaluated with data (the stateless template shape).';
+const savedDescription = 'A saved template version evaluated with data.';
 
-export const ImageRequest = named(
-  'ImageRequest',
-  z
-    .strictObject({
-      ...commonFields,
-      size_id: z
-        .string()
-        .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
-        .nullable()
-        .optional()
-        .meta({ description: 'Saved shape: a saved size of the version (or original); image width and height must equal it.' }),
-      image: ImageOptions,
-    })
-    .superRefine(checkShape)
-    .meta({ ...shapeChoice, description: shapeDescription }),
+const PdfRawRequest = named(
+  'PdfRawRequest',
+  z.strictObject({ html: RawHtml, ...commonFields, ...pdfOnlyFields }).superRefine(checkKitSource).meta(kitSourceRule),
+  rawDescription,
 );
-export type ImageRequest = z.infer<typeof ImageRequest>;
+const PdfStatelessRequest = named(
+  'PdfStatelessRequest',
+  z.strictObject({ html: TemplateSource, data: TemplateData, ...commonFields, ...pdfOnlyFields }),
+  statelessDescription,
+);
+const PdfSavedRequest = named('PdfSavedRequest', z.strictObject({ ...savedFields, ...commonFields, ...pdfOnlyFields }), savedDescription);
+
+export const PdfRequest = requestShapes('PdfRequest', { raw: PdfRawRequest, stateless: PdfStatelessRequest, saved: PdfSavedRequest });
+/** Any of the three shapes, read field by field. */
+export type PdfRequest = Partial<z.output<typeof PdfRawRequest> & z.output<typeof PdfStatelessRequest> & z.output<typeof PdfSavedRequest>>;
+
+const SizeChoice = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,39}$/)
+  .nullable()
+  .meta({ description: 'A saved size of the version (or original); image width and height must equal it.' });
+
+const ImageRawRequest = named(
+  'ImageRawRequest',
+  z.strictObject({ html: RawHtml, ...commonFields, image: ImageOptions }).superRefine(checkKitSource).meta(kitSourceRule),
+  rawDescription,
+);
+const ImageStatelessRequest = named(
+  'ImageStatelessRequest',
+  z.strictObject({ html: TemplateSource, data: TemplateData, ...commonFields, image: ImageOptions }),
+  statelessDescription,
+);
+const ImageSavedRequest = named(
+  'ImageSavedRequest',
+  z.strictObject({ ...savedFields, size_id: SizeChoice.optional(), ...commonFields, image: ImageOptions }),
+  savedDescription,
+);
+
+export const ImageRequest = requestShapes('ImageRequest', { raw: ImageRawRequest, stateless: ImageStatelessRequest, saved: ImageSavedRequest });
+/** Any of the three shapes, read field by field. */
+export type ImageRequest = Partial<z.output<typeof ImageRawRequest> & z.output<typeof ImageStatelessRequest>> &
+  Partial<z.output<typeof ImageSavedRequest>> & { image: ImageOptions };
 
 export const jobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export const creditStates = ['reserved', 'settled', 'released', 'none'] as const;
@@ -236,46 +302,45 @@ export const jobErrorCategories = ['invalid_input', 'unsafe_asset', 'resource_li
 export const artifactMediaTypes = ['application/pdf', 'image/png', 'image/jpeg', 'image/webp'] as const;
 export const artifactRemovedReasons = ['expired', 'deleted'] as const;
 
-const jobFields = {
-  reference: Reference.optional(),
-  status: z.enum(jobStatuses),
-  created_at: Timestamp,
-  finished_at: Timestamp.nullable(),
-  template: z.strictObject({ id: idSchema('tpl_'), version: z.int().min(1) }).nullable(),
-  credit: z.enum(creditStates),
-  artifact: z
-    .strictObject({
-      media_type: z.enum(artifactMediaTypes),
-      byte_size: z.int().min(0),
-      sha256: z.string().regex(/^[0-9a-f]{64}$/),
-      expires_at: Timestamp,
-      removed_reason: z.enum(artifactRemovedReasons).nullable(),
-    })
-    .nullable(),
-  error: z.strictObject({ category: z.enum(jobErrorCategories), code: z.string() }).nullable(),
-};
+function jobFields<const MediaTypes extends readonly [string, ...string[]]>(mediaTypes: MediaTypes) {
+  return {
+    reference: Reference.optional(),
+    status: z.enum(jobStatuses),
+    created_at: Timestamp,
+    finished_at: Timestamp.nullable(),
+    template: z.strictObject({ id: idSchema('tpl_'), version: z.int().min(1) }).nullable(),
+    credit: z.enum(creditStates),
+    artifact: z
+      .strictObject({
+        media_type: z.enum(mediaTypes),
+        byte_size: z.int().min(0),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        expires_at: Timestamp,
+        removed_reason: z.enum(artifactRemovedReasons).nullable(),
+      })
+      .nullable(),
+    error: z.strictObject({ category: z.enum(jobErrorCategories), code: z.string() }).nullable(),
+  };
+}
 const Download = z.strictObject({ url: z.string(), expires_at: Timestamp }).nullable();
 
-function jobSchemas(prefix: 'pdf_' | 'image_', name: 'Pdf' | 'Image') {
+function jobSchemas<const MediaTypes extends readonly [string, ...string[]]>(prefix: 'pdf_' | 'image_', name: 'Pdf' | 'Image', mediaTypes: MediaTypes) {
   const id = idSchema(prefix);
-  const job = named(`${name}Job`, z.strictObject({ id, ...jobFields, download: Download }));
-  const item = named(`${name}HistoryItem`, z.strictObject({ id, ...jobFields }));
+  const fields = jobFields(mediaTypes);
+  const job = named(`${name}Job`, z.strictObject({ id, ...fields, download: Download }));
+  const item = named(`${name}HistoryItem`, z.strictObject({ id, ...fields }));
   const page = named(`${name}HistoryPage`, z.strictObject({ items: z.array(item).max(100), next_cursor: z.string().max(128).nullable() }));
   return { job, item, page };
 }
 
-export const PdfJobSchemas = jobSchemas('pdf_', 'Pdf');
-export const ImageJobSchemas = jobSchemas('image_', 'Image');
-export type RenderJob = z.infer<typeof PdfJobSchemas.job>;
-export type RenderHistoryItem = z.infer<typeof PdfJobSchemas.item>;
+export const PdfJobSchemas = jobSchemas('pdf_', 'Pdf', ['application/pdf']);
+export const ImageJobSchemas = jobSchemas('image_', 'Image', ['image/png', 'image/jpeg', 'image/webp']);
+export type RenderJob = z.infer<typeof PdfJobSchemas.job> | z.infer<typeof ImageJobSchemas.job>;
+export type RenderHistoryItem = z.infer<typeof PdfJobSchemas.item> | z.infer<typeof ImageJobSchemas.item>;
 
 /** History query: limit out of range is clamped (not refused); non-integers are refused. */
 export const HistoryQuery = z.strictObject({
-  q: z
-    .string()
-    .max(200)
-    .refine((value) => !controlCharacters.test(value), { message: 'control characters' })
-    .optional(),
+  q: z.string().max(200).regex(noControlCharacters).optional(),
   limit: z.coerce
     .number()
     .int()

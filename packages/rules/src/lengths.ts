@@ -9,6 +9,8 @@ export const lengthUnits = ['px', 'in', 'cm', 'mm'] as const;
 export type LengthUnit = (typeof lengthUnits)[number];
 
 export const lengthPattern = /^(\d{1,6}(?:\.\d{1,4})?|\.\d{1,4})(px|in|cm|mm)$/;
+/** A length that is not zero (a page side): the same grammar, with every all-zero number left out. */
+export const positiveLengthPattern = /^(?!0*(?:\.0*)?[a-z]{2}$)(\d{1,6}(?:\.\d{1,4})?|\.\d{1,4})(px|in|cm|mm)$/;
 
 const inchesPerUnit: Record<LengthUnit, number> = { px: 1 / 96, in: 1, cm: 1 / 2.54, mm: 1 / 25.4 };
 

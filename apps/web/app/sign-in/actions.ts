@@ -1,5 +1,5 @@
 'use server';
-import { type ErrorCode, errorDefinition } from '@svc/contracts';
+import { type ErrorCode, errorDefinition, hasUnsafeText } from '@svc/contracts';
 import { DomainError, requestEmailSignIn } from '@svc/core';
 import { cookies, headers } from 'next/headers';
 import { z } from 'zod';
@@ -9,7 +9,14 @@ import { returnPathCookie, safeReturnPath } from '../../src/dashboard/paths.ts';
 
 export type SignInRequestResult = { ok: true; email: string } | { ok: false; code: ErrorCode; message: string };
 
-const SignInRequest = z.object({ email: z.string().trim().min(3).max(320), next: z.string().max(2048).optional() });
+// an address holding U+0000 or a lone surrogate is no address: refused like any other bad one
+const SignInRequest = z.object({
+  email: z
+    .string()
+    .refine((email) => !hasUnsafeText(email))
+    .pipe(z.string().trim().min(3).max(320)),
+  next: z.string().max(2048).optional(),
+});
 
 /**
  * Mails a sign-in link (the answer is the same for every address). There is no session yet,
