@@ -174,3 +174,30 @@ describe('good requests: the server and its contract accept them alike', () => {
     expect(response.status, response.text.slice(0, 300)).toBe(request.status);
   });
 });
+
+/** Path segments that name nothing: the server answers 404 and the contract's parameter schema refuses them. */
+const unknownSegments: { method: 'GET' | 'POST'; template: string; path: string; parameter: string; value: string }[] = [
+  ...['abc', '0', '1.5', '99999999999'].map((value) => ({
+    method: 'GET' as const,
+    template: '/v1/templates/{template_id}/versions/{version}',
+    path: `/v1/templates/${templateId}/versions/${value}`,
+    parameter: 'version',
+    value,
+  })),
+  ...['batches', 'carousels', 'image-packs'].flatMap((kind) => [
+    { method: 'POST' as const, template: `/v1/${kind}/{id}/retry`, path: `/v1/${kind}/archive/retry`, parameter: 'id', value: 'archive' },
+    { method: 'GET' as const, template: `/v1/${kind}/archive/{token}`, path: `/v1/${kind}/archive/not-a-token`, parameter: 'token', value: 'not-a-token' },
+  ]),
+];
+
+describe('path parameters: what the server cannot find, the contract does not allow', () => {
+  it.each(unknownSegments.map((segment) => [`${segment.method} ${segment.path}`, segment] as const))('%s', async (_name, segment) => {
+    expectError(await api(segment.path, { method: segment.method, key: account.apiKey, headers: { 'idempotency-key': 'corpus-path' } }), 404, 'not_found');
+    const declared = contract.paths[segment.template][segment.method.toLowerCase()].parameters.find(
+      (parameter: { in: string; name: string }) => parameter.in === 'path' && parameter.name === segment.parameter,
+    );
+    // a path segment is text: an integer parameter is checked on the number it spells, if it spells one
+    const value = declared.schema.type === 'integer' && /^-?\d+(\.\d+)?$/.test(segment.value) ? Number(segment.value) : segment.value;
+    expect(ajv.validate(declared.schema, value), `${segment.parameter} ${segment.value}`).toBe(false);
+  });
+});
