@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.ts';
+import { NoQuery, Timestamp } from './common.ts';
 import { defineOperation, jsonBodyErrors } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -7,6 +7,14 @@ import { named } from './registry.ts';
 export const accountBodyLimit = 16 * 1024;
 export const maxEmailLength = 254;
 export const maxNextPathLength = 2048;
+/**
+ * The HTML form rule for an address (WHATWG "valid e-mail address"), plus a dot in the domain:
+ * ASCII only, no quoting, no whitespace or line breaks (nothing can reach a mail header).
+ */
+export const emailAddressPattern =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+/** A local path: one leading slash (not two), printable ASCII without a backslash, which browsers read as a slash. */
+export const localPathPattern = /^\/(?!\/)[\x21-\x5b\x5d-\x7e]*$/;
 
 const Plan = z.enum(['scale', 'growth', 'starter', 'pack', 'free']);
 const Count = z.int().min(0);
@@ -32,7 +40,8 @@ export const AccountMe = named(
 );
 export type AccountMe = z.infer<typeof AccountMe>;
 
-const EmailText = z.string().max(maxEmailLength * 4).meta({ description: `An email address of at most ${maxEmailLength} characters (422 invalid_email otherwise).` });
+// the server parses up to four times the length and answers a longer or malformed address with 422 invalid_email
+const EmailText = z.string().max(maxEmailLength * 4).meta({ maxLength: maxEmailLength, pattern: emailAddressPattern.source, description: `An email address of at most ${maxEmailLength} characters (422 invalid_email otherwise).` });
 
 export const AccountEmailRequest = named(
   'AccountEmailRequest',
@@ -41,6 +50,7 @@ export const AccountEmailRequest = named(
     next: z
       .string()
       .max(maxNextPathLength)
+      .meta({ pattern: localPathPattern.source })
       .optional()
       .meta({ description: 'A local path (starting with one /) to open after confirmation; default /account. Anything else answers 400.' }),
   }),
@@ -84,6 +94,7 @@ export const getMeOperation = defineOperation({
   tag,
   summary: 'The calling account, and for a browser session its CSRF token',
   auth: 'bearer_or_session',
+  query: NoQuery,
   responses: { 200: { description: 'The account', schema: AccountMe } },
   errors: [],
 });

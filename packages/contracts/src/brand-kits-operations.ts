@@ -1,5 +1,6 @@
 // Brand kit operations (spec 4.6), with the kit's logo and font routes.
 import { z } from 'zod';
+import { NoQuery } from './common.ts';
 import {
   BrandAsset,
   brandAssetMediaTypes,
@@ -90,6 +91,7 @@ export const getBrandKitOperation = defineOperation({
   summary: 'A brand kit with its current logos and fonts',
   description: 'Archived kits stay readable. Foreign, missing and malformed ids answer the same 404 brand_kit_not_found.',
   auth: 'bearer',
+  query: NoQuery,
   params: BrandKitPath,
   responses: { 200: { description: 'The kit', schema: BrandKitDetail } },
   errors: ['brand_kit_not_found'],
@@ -171,6 +173,7 @@ export const getBrandAssetOperation = defineOperation({
     'X-Content-Type-Options: nosniff. Replaced assets and assets of archived kits stay readable. Foreign, missing and ' +
     'malformed kits answer 404 brand_kit_not_found; an asset not of the kit 404 not_found.',
   auth: 'bearer',
+  query: NoQuery,
   params: BrandAssetPath,
   responses: { 200: { description: 'The stored bytes with their media type', mediaTypes: brandAssetMediaTypes } },
   errors: ['brand_kit_not_found', 'not_found', 'image_asset_unavailable'],

@@ -15,14 +15,23 @@ export const maxBrandKitAssets = 16;
 /** Name, 16 colours and 500 characters of guidance, with room for JSON escaping. */
 export const brandKitBodyLimit = 16 * 1024;
 
-const Name = z.string().meta({ description: '1 to 100 characters after trimming (brand_kit_name_invalid otherwise).' });
-const Colours = z.array(z.string()).meta({
+// The patterns and bounds publish the server's value rules (brand-kit-fields.ts) from the same constants;
+// JSON Schema counts code points, as those rules do.
+const visible = '[^\\s\\u0000-\\u001f\\u007f-\\u009f]';
+const Name = z.string().meta({
+  pattern: `^\\s*${visible}(?:[^\\u0000-\\u001f\\u007f-\\u009f]{0,${maxBrandKitNameChars - 2}}${visible})?\\s*$`,
+  description: '1 to 100 characters after trimming, no control characters (brand_kit_name_invalid otherwise).',
+});
+const Colours = z.array(z.string().meta({ pattern: '^#[0-9A-Fa-f]{6}$' })).meta({
+  maxItems: maxBrandKitColours,
+  uniqueItems: true,
   description:
     'At most 16 colours, each # and 6 hex digits in either case; stored lowercase, and they must be unique after that ' +
     '(brand_kit_colours_invalid otherwise). Order is kept: it is the palette order templates read.',
 });
 const ToneGuidance = z
   .string()
+  .meta({ maxLength: maxToneGuidanceChars, pattern: '\\S' })
   .nullable()
   .meta({ description: '1 to 500 characters with at least one visible character, or null for none (brand_kit_tone_invalid otherwise).' });
 
@@ -39,7 +48,8 @@ export const BrandKitPatch = named(
     colours: Colours.optional(),
     tone_guidance: ToneGuidance.optional(),
     archived_at: z.literal(null).optional().meta({ description: 'Only null: restores an archived kit.' }),
-  }),
+  })
+    .meta({ minProperties: 1 }),
   'At least one property (brand_kit_patch_empty otherwise). Omitted fields keep their values; tone_guidance null clears it.',
 );
 export type BrandKitPatch = z.infer<typeof BrandKitPatch>;

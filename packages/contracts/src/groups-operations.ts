@@ -1,8 +1,8 @@
 // Batches, carousels and image packs (spec 4.9).
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, NoQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
-import { Batch, BatchCreate, batchRowAllowance, Carousel, CarouselCreate, groupBodyLimit, ImagePack, ImagePackCreate } from './groups.ts';
+import { archiveTokenPattern, Batch, BatchCreate, batchRowAllowance, Carousel, CarouselCreate, groupBodyLimit, ImagePack, ImagePackCreate } from './groups.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 
 const tag = 'Batches, carousels, image packs';
@@ -86,6 +86,7 @@ function groupOperations<const P extends string>(options: {
     tag,
     summary: `A ${name === 'ImagePack' ? 'image pack' : name.toLowerCase()} with each member's state, download links and archive_url; never starts billed work`,
     auth: 'bearer',
+    query: NoQuery,
     params: IdPath,
     responses: { 200: { description: 'The group', schema: options.response } },
     errors: ['not_found'],
@@ -110,7 +111,8 @@ function groupOperations<const P extends string>(options: {
     summary: 'Download the ZIP of succeeded files through the signed archive link',
     description: archiveDescription(options.archiveNames),
     auth: 'none',
-    params: z.strictObject({ token: z.string() }),
+    query: NoQuery,
+    params: z.strictObject({ token: z.string().regex(archiveTokenPattern) }),
     responses: { 200: { description: 'The ZIP archive', contentType: 'application/zip', schema: z.string().meta({ format: 'binary' }) } },
     errors: ['download_expired', 'not_found'],
   });

@@ -1,11 +1,13 @@
 // Groups of renders (spec 2.9): batches, carousels and image packs.
 import { maxSelectedPages } from '@svc/rules';
 import { z } from 'zod';
-import { idSchema, Timestamp } from './common.ts';
+import { distinctItems, idSchema, Timestamp } from './common.ts';
 import { named } from './registry.ts';
 import { Pages } from './renders.ts';
-import { TemplateId } from './templates.ts';
+import { sizeIdPattern, TemplateId } from './templates.ts';
 
+/** A signed archive link token: the group id, the expiry in unix seconds and a base64url HMAC-SHA256. */
+export const archiveTokenPattern = /^((?:batch|carousel|pack)_[0-9a-f]{32})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 export const maxBatchRows = 200;
 export const maxPackSizes = 20;
 /** Batch rows carry up to 1 MiB of data each; the body limit leaves room for a large batch. */
@@ -84,10 +86,10 @@ export const CarouselCreate = named(
 );
 export type CarouselCreate = z.infer<typeof CarouselCreate>;
 
+// every accepted size (original, saved ids, preset slugs, WIDTHxHEIGHT) has the shape of a saved size id
 const PackSize = z
   .string()
-  .min(1)
-  .max(40)
+  .regex(sizeIdPattern)
   .meta({ description: `original, a saved size id of the version, a preset slug, or WIDTHxHEIGHT (320..7680 by 200..4320). Presets: ${presetList}.` });
 
 export const ImagePackCreate = named(
@@ -97,11 +99,7 @@ export const ImagePackCreate = named(
     version,
     data: DataObject.optional(),
     format: z.enum(['png', 'jpeg', 'webp']),
-    sizes: z
-      .array(PackSize)
-      .min(1)
-      .max(maxPackSizes)
-      .refine((sizes) => new Set(sizes).size === sizes.length, { message: 'duplicate sizes' }),
+    sizes: distinctItems(z.array(PackSize).min(1).max(maxPackSizes), 'duplicate sizes'),
   }),
 );
 export type ImagePackCreate = z.infer<typeof ImagePackCreate>;

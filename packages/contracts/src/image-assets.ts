@@ -1,6 +1,6 @@
 // Image assets (spec 2.10, 4.4): uploads of raw bytes, their content, and URL previews.
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -27,7 +27,8 @@ export type UploadedImage = z.infer<typeof UploadedImage>;
 
 export const ImageUrlPreviewRequest = named(
   'ImageUrlPreviewRequest',
-  z.strictObject({ url: z.string().min(1).max(4096).meta({ description: 'A public http or https URL of a PNG, JPEG or WebP image.' }) }),
+  // the egress policy refuses other schemes (url.scheme_not_allowed); URL parsing lowercases the scheme
+  z.strictObject({ url: z.string().min(1).max(4096).meta({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?:', description: 'A public http or https URL of a PNG, JPEG or WebP image.' }) }),
 );
 export type ImageUrlPreviewRequest = z.infer<typeof ImageUrlPreviewRequest>;
 
@@ -83,6 +84,7 @@ export const getImageAssetContentOperation = defineOperation({
   summary: 'The exact stored bytes of an asset of the account',
   description: 'Cache-Control: private, no-store and X-Content-Type-Options: nosniff. A missing or foreign id answers the same 404.',
   auth: 'bearer',
+  query: NoQuery,
   params: z.strictObject({ id: ImageAssetId }),
   responses: {
     200: { description: 'The stored bytes with their media type', mediaTypes: [...imageAssetMediaTypes, 'font/woff2'] },

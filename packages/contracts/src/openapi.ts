@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NoQuery } from './common.ts';
 import { ErrorEnvelope } from './envelope.ts';
 import { type ErrorCode, errorDefinition } from './errors.ts';
 import { authErrorsOf, commonErrors, csrfHeaderName, defineOperation, type Operation, sessionCookieName } from './operation.ts';
@@ -13,6 +14,7 @@ export const getOpenApiOperation = defineOperation({
   tag: 'Public',
   summary: 'The machine-readable API contract (OpenAPI 3.1)',
   auth: 'none',
+  query: NoQuery,
   responses: { 200: { description: 'The contract', schema: OpenApiDocument } },
   errors: [],
 });
@@ -161,7 +163,7 @@ function operationObject(operation: Operation): JsonSchema {
           requestBody: {
             required: true,
             description: `The file's raw bytes (not JSON, not multipart), at most ${operation.rawBody.maxBytes} bytes; Content-Type names its type.`,
-            content: Object.fromEntries(operation.rawBody.mediaTypes.map((type) => [type, {}])),
+            content: Object.fromEntries(operation.rawBody.mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
           },
         }
       : {}),
@@ -207,6 +209,23 @@ function markExclusiveBranches(schemas: Record<string, JsonSchema>) {
   }
 }
 
+/** One line per tag for the document's tag list (a tag without one fails the lint in e2e/openapi-tools.test.ts). */
+const tagDescriptions: Record<string, string> = {
+  Public: 'Without credentials: this contract, public statistics, the captcha challenge and testimonials.',
+  'API keys': 'Create, list, rename, cap and revoke the secrets that authenticate /v1 requests.',
+  'PDF renders': 'Render HTML, a template or a saved template version to PDF, and read the history.',
+  'Image renders': 'Render HTML, a template or a saved template version to PNG, JPEG or WebP, and read the history.',
+  Downloads: 'Fetch a rendered file through its signed, expiring link.',
+  'Batches, carousels, image packs': 'Groups of renders from one template version, with a ZIP archive of the results.',
+  'Saved templates': 'Versioned templates with a JSON schema for their data and saved canvas sizes.',
+  'AI template builds': 'Build a new template from a prompt, an image or a source, one message at a time.',
+  'AI template chat': 'Change a saved template by conversation; each answer proposes a draft to publish.',
+  'Brand kits': 'Colours, tone guidance and assets that templates and AI builds draw on.',
+  Webhooks: 'Signed notifications when a render succeeds, fails or is cancelled.',
+  'Image assets': 'Upload images and fonts once and reference them from HTML and template data.',
+  Account: 'The signed-in account, its balance, sessions and email identity.',
+};
+
 export interface OpenApiOptions {
   serverUrl?: string;
 }
@@ -239,9 +258,11 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
       title: 'Rendering Service API',
       version: '1.0.0',
       description: 'Render HTML, templates and saved template versions to PDF, PNG, JPEG and WebP.',
+      // the license of this description and of clients generated from it, as for the SDK package
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: options.serverUrl ? [{ url: options.serverUrl }] : [],
-    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name, description: tagDescriptions[name] })),
     paths,
     components: {
       schemas,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NoQuery } from './common.ts';
 import { defineOperation } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -26,6 +27,7 @@ export const getPublicStatsOperation = defineOperation({
   tag: 'Public',
   summary: 'Measured public statistics (cached five minutes)',
   auth: 'none',
+  query: NoQuery,
   responses: { 200: { description: 'The statistics', schema: PublicStats } },
   errors: [],
 });

@@ -1,5 +1,6 @@
 // AI template build operations (spec 4.7).
 import { z } from 'zod';
+import { NoQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 import {
@@ -74,6 +75,7 @@ export const getTemplateBuildOperation = defineOperation({
   tag,
   summary: 'A build with its newest message',
   auth: 'bearer',
+  query: NoQuery,
   params: BuildPath,
   responses: { 200: { description: 'The build', schema: TemplateBuild } },
   errors: ['template_build_not_found'],
@@ -86,6 +88,7 @@ export const listTemplateBuildMessagesOperation = defineOperation({
   tag,
   summary: "The build's newest 100 messages in chat order (oldest first)",
   auth: 'bearer',
+  query: NoQuery,
   params: BuildPath,
   responses: { 200: { description: 'The messages', schema: TemplateMessageList } },
   errors: ['template_build_not_found'],
@@ -119,6 +122,7 @@ export const getTemplateBuildDraftOperation = defineOperation({
   summary: "The build's current draft",
   description: 'No draft exists until the first message succeeds (404 template_draft_not_found). A failed message keeps the previous draft.',
   auth: 'bearer',
+  query: NoQuery,
   params: BuildPath,
   responses: { 200: { description: 'The draft', schema: TemplateBuildDraft, headers: noStore } },
   errors: ['template_build_not_found', 'template_draft_not_found'],
@@ -132,6 +136,7 @@ export const getTemplateBuildMessageDraftOperation = defineOperation({
   summary: 'The draft of a succeeded message',
   description: 'No state change, no cost. Pending, failed and cancelled messages have none (404 template_draft_not_found).',
   auth: 'bearer',
+  query: NoQuery,
   params: MessagePath,
   responses: { 200: { description: 'The draft', schema: TemplateBuildDraft, headers: noStore } },
   errors: ['template_build_not_found', 'template_draft_not_found'],

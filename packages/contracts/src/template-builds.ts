@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { BrandKitId } from './brand-kits.ts';
 import { idSchema } from './common.ts';
 import { named } from './registry.ts';
-import { canvasHeight, canvasWidth, TemplateId } from './templates.ts';
+import { canvasHeight, canvasWidth, TemplateId, TemplateSchemaField } from './templates.ts';
 
 export const templateBuildIdPrefix = 'build_';
 export const templateMessageIdPrefix = 'msg_';
@@ -140,7 +140,7 @@ export const TemplateBuildDraft = named(
   z.strictObject({
     source: z.string().max(maxAiSourceChars),
     sample_data: z.record(z.string(), z.unknown()),
-    schema: z.unknown(),
+    schema: TemplateSchemaField,
     output: TemplateOutput,
   }),
   'The brand snapshot is excluded.',

@@ -1,5 +1,6 @@
 // AI template chat on saved templates and its image proposals (spec 4.8).
 import { z } from 'zod';
+import { NoQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 import {
@@ -73,6 +74,7 @@ export const getTemplateChatMessageOperation = defineOperation({
   tag,
   summary: 'A chat message with its progress; poll until succeeded, failed or cancelled',
   auth: 'bearer',
+  query: NoQuery,
   params: ChatMessagePath,
   responses: { 200: { description: 'The chat and the message', schema: TemplateChatMessage } },
   errors: ['not_found'],
@@ -101,6 +103,7 @@ export const getTemplateChatDraftOperation = defineOperation({
   summary: 'The draft of a succeeded chat message',
   description: 'Pending, failed and cancelled messages have none (404 template_draft_not_found).',
   auth: 'bearer',
+  query: NoQuery,
   params: ChatMessagePath,
   responses: { 200: { description: 'The draft', schema: TemplateBuildDraft, headers: noStore } },
   errors: ['not_found', 'template_draft_not_found'],
@@ -153,6 +156,7 @@ export const getChatImageProposalOperation = defineOperation({
   summary: "A chat message's image suggestion",
   description: proposalRules,
   auth: 'bearer',
+  query: NoQuery,
   params: ChatMessagePath,
   responses: { 200: { description: 'The suggestion', schema: ChatImageProposal } },
   errors: ['not_found', 'operation_conflict'],
@@ -179,6 +183,7 @@ export const getImageProposalOperation = defineOperation({
   summary: 'The image suggestion of an owned chat message',
   description: proposalRules,
   auth: 'bearer',
+  query: NoQuery,
   params: ProposalPath,
   responses: { 200: { description: 'The suggestion', schema: ChatImageProposal } },
   errors: ['not_found', 'operation_conflict'],

@@ -1,5 +1,6 @@
 // Saved template operations (spec 4.5).
 import { z } from 'zod';
+import { NoQuery, publishedAs } from './common.ts';
 import type { ErrorCode } from './errors.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 import {
@@ -28,7 +29,8 @@ const tag = 'Saved templates';
 const TemplatePath = z.strictObject({ template_id: TemplateId });
 const VersionPath = z.strictObject({
   template_id: TemplateId,
-  version: z.string().regex(/^[1-9]\d{0,9}$/).meta({ description: 'A version number (1 or more)' }),
+  // the segment is text on the wire; a malformed one names no version (404), so it stays a string check
+  version: publishedAs(z.string().regex(/^[1-9]\d{0,9}$/), { type: 'integer', minimum: 1, maximum: 9_999_999_999, description: 'A version number (1 or more)' }),
 });
 
 
@@ -128,6 +130,7 @@ export const getTemplateOperation = defineOperation({
   tag,
   summary: 'A template with its latest version',
   auth: 'bearer',
+  query: NoQuery,
   params: TemplatePath,
   responses: { 200: { description: 'The template', schema: TemplateDetail } },
   errors: ['not_found'],
@@ -194,6 +197,7 @@ export const getTemplateVersionOperation = defineOperation({
   tag,
   summary: 'One version of a template',
   auth: 'bearer',
+  query: NoQuery,
   params: VersionPath,
   responses: { 200: { description: 'The version', schema: TemplateVersionDetail } },
   errors: ['not_found'],

@@ -1,7 +1,7 @@
 import { canvasRange, maxTemplateOutputChars } from '@svc/rules';
 // Saved templates (spec 2.5): request and response shapes. Operations are in template-operations.ts.
 import { z } from 'zod';
-import { idSchema, Timestamp } from './common.ts';
+import { idSchema, publishedAs, Timestamp, trimmedLengthPattern } from './common.ts';
 import { named } from './registry.ts';
 
 export const templateIdPrefix = 'tpl_';
@@ -19,7 +19,7 @@ export const templateRenameBodyLimit = 64 * 1024;
 export const templatePreviewBodyLimit = 4 * 1024 * 1024;
 export const templateAdaptBodyLimit = 4 * 1024 * 1024;
 
-const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+const noControlCharacters = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 export const sizeIdPattern = /^[a-z0-9][a-z0-9-]{0,39}$/;
 export const canvasWidth = canvasRange.width;
 export const canvasHeight = canvasRange.height;
@@ -27,16 +27,20 @@ export const canvasHeight = canvasRange.height;
 /** Trimmed, 1 to 120 characters; null or blank means no name (the server trims). */
 export const TemplateName = z
   .string()
-  .refine((value) => value.trim().length <= maxTemplateNameChars, { message: 'at most 120 characters' })
+  .regex(trimmedLengthPattern(0, maxTemplateNameChars))
   .nullable()
   .meta({ description: 'Trimmed by the server; 1 to 120 characters; null or blank means no name.' });
 
-const Tag = z.string().refine((value) => value.trim().length >= 1 && value.trim().length <= maxTagChars, { message: '1 to 40 characters' });
+const Tag = z.string().regex(trimmedLengthPattern(1, maxTagChars));
 
-/** At most 20 unique trimmed non-blank tags, each 1 to 40 characters, case preserved. */
+/**
+ * At most 20 unique trimmed non-blank tags, each 1 to 40 characters, case preserved.
+ * uniqueItems publishes the part of the rule JSON Schema can hold (no exact repeats).
+ */
 export const TemplateTags = z
   .array(Tag)
   .max(maxTemplateTags)
+  .meta({ uniqueItems: true })
   .superRefine((tags, context) => {
     const seen = new Set<string>();
     tags.forEach((tag, index) => {
@@ -85,7 +89,13 @@ export const SizeVariant = named(
 );
 export type SizeVariant = z.infer<typeof SizeVariant>;
 
-const SizesInput = z.array(SizeVariantInput).meta({ description: 'At most 20 saved sizes with unique ids (template_sizes_too_many above).' });
+/**
+ * The server parses sizes by type only and checks the values itself (template_size_* codes), by
+ * the constants SizeVariant is built from; the contract shows those rules as SizeVariant.
+ */
+const SizesInput = z
+  .array(publishedAs(SizeVariantInput, { $ref: '#/components/schemas/SizeVariant' }))
+  .meta({ maxItems: maxSavedSizes, description: 'At most 20 saved sizes with unique ids (template_sizes_too_many above).' });
 
 export const TemplateWriteRequest = named(
   'TemplateWriteRequest',
@@ -141,7 +151,7 @@ export const TemplateDetail = named(
     ...TemplateSummary.shape,
     archive_history: ArchiveHistory,
     source: z.string(),
-    schema: z.unknown().meta({ description: 'The JSON schema of the latest version, or null.' }),
+    schema: TemplateSchemaField.meta({ description: 'The JSON schema of the latest version, or null.' }),
     sizes: z.array(SizeVariant).max(maxSavedSizes),
   }),
 );
@@ -156,7 +166,7 @@ export const TemplateVersionDetail = named(
     version: z.int().min(1),
     created_at: Timestamp,
     source: z.string(),
-    schema: z.unknown(),
+    schema: TemplateSchemaField,
     sizes: z.array(SizeVariant).max(maxSavedSizes),
   }),
 );
@@ -180,11 +190,7 @@ export type TemplateVersionPage = z.infer<typeof TemplateVersionPage>;
 
 export const TemplateListQuery = z.strictObject({
   status: z.enum(['active', 'archived', 'all']).default('all'),
-  q: z
-    .string()
-    .max(maxTemplateNameChars)
-    .refine((value) => !controlCharacters.test(value), { message: 'control characters' })
-    .optional(),
+  q: z.string().max(maxTemplateNameChars).regex(noControlCharacters).optional(),
   tag: z.string().min(1).max(maxTagChars).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().min(1).max(128).optional(),

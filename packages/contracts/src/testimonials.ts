@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -9,7 +10,9 @@ const text = (min: number, max: number) =>
     .string()
     .min(min)
     .max(max)
-    .refine((value) => value.trim().length >= min, { message: 'blank' });
+    .refine((value) => value.trim().length >= min, { message: 'blank' })
+    // the refine's rule as JSON Schema: two visible characters at least min apart
+    .meta({ pattern: `\\S[\\s\\S]{${min - 2},}\\S` });
 
 export const TestimonialRequest = named(
   'TestimonialRequest',
@@ -41,6 +44,7 @@ export const getCaptchaChallengeOperation = defineOperation({
   tag: 'Public',
   summary: 'A fresh proof-of-work CAPTCHA challenge (ten minutes, each solution accepted once)',
   auth: 'none',
+  query: NoQuery,
   responses: { 200: { description: 'The challenge', schema: CaptchaChallenge } },
   errors: [],
 });

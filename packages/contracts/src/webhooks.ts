@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema, Timestamp } from './common.ts';
+import { distinctItems, idSchema, NoQuery, Timestamp } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -20,17 +20,15 @@ export type WebhookEventType = z.infer<typeof WebhookEventType>;
 export const NewWebhook = named(
   'NewWebhook',
   z.strictObject({
+    // the egress policy refuses other schemes with url.scheme_not_https; URL parsing lowercases the scheme
     url: z.string().max(maxWebhookUrlLength).meta({
       format: 'uri',
+      pattern: '^[Hh][Tt][Tt][Pp][Ss]:',
       description:
         'https on port 443, no credentials, a host that resolves only to public addresses. A refusal answers 400 with ' +
         'the field url.<policy code> in details, e.g. url.private_address.',
     }),
-    events: z
-      .array(WebhookEventType)
-      .min(1)
-      .max(3)
-      .refine((events) => new Set(events).size === events.length, { message: 'duplicate events' })
+    events: distinctItems(z.array(WebhookEventType).min(1).max(3), 'duplicate events')
       .optional()
       .meta({ description: 'Omitted selects all three.' }),
   }),
@@ -113,6 +111,7 @@ export const listWebhooksOperation = defineOperation({
   tag,
   summary: 'List webhook destinations, most recently created first (never paged)',
   auth: 'bearer',
+  query: NoQuery,
   responses: { 200: { description: 'Every destination of the account', schema: WebhookList } },
   errors: [],
 });
@@ -124,6 +123,7 @@ export const getWebhookOperation = defineOperation({
   tag,
   summary: 'A webhook destination',
   auth: 'bearer',
+  query: NoQuery,
   params: WebhookPath,
   responses: { 200: { description: 'The destination', schema: Webhook } },
   errors: ['not_found'],
@@ -220,6 +220,7 @@ export const listWebhookDeliveriesOperation = defineOperation({
   tag,
   summary: 'The 20 newest delivery attempts of the last 30 days (no bodies)',
   auth: 'bearer_or_session',
+  query: NoQuery,
   params: WebhookPath,
   responses: { 200: { description: 'Newest first', schema: WebhookDeliveryList } },
   errors: ['not_found'],

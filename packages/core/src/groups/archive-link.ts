@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { archiveTokenPattern } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { signingSecret } from '../settings/signing-secret.ts';
 import { groupKinds } from './group-kinds.ts';
@@ -16,7 +17,7 @@ export function signArchiveToken(secret: string, groupId: string, expiresAt: Dat
 export type ArchiveTokenCheck = { valid: false } | { valid: true; groupId: string; expiresAt: Date };
 
 export function readArchiveToken(secret: string, token: string): ArchiveTokenCheck {
-  const match = /^((?:batch|carousel|pack)_[0-9a-f]{32})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  const match = archiveTokenPattern.exec(token);
   if (!match) return { valid: false };
   const [, groupId, expiry, given] = match as unknown as [string, string, string, string];
   const expected = Buffer.from(signature(secret, `${groupId}.${expiry}`));

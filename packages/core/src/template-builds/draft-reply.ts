@@ -158,7 +158,8 @@ export function parseDraftReply(reply: string): ParsedReply {
   return {
     imageProposal: proposal.success ? proposal.data : null,
     ok: true,
-    draft: { source: shape.data.source, sample_data: shape.data.sample_data, schema: shape.data.schema ?? null },
+    // the schema is checked with the rest of the draft (checkDraft) before a draft is kept
+    draft: { source: shape.data.source, sample_data: shape.data.sample_data, schema: (shape.data.schema ?? null) as TemplateBuildDraft['schema'] },
     output: output.success ? output.data : null,
   };
 }

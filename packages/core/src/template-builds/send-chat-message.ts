@@ -61,7 +61,7 @@ export async function sendChatMessage(ctx: ServiceContext, options: SendChatMess
   const draft: TemplateBuildDraft = (chat?.draft as TemplateBuildDraft | null) ?? {
     source: latest.source,
     sample_data: {},
-    schema: latest.schema ?? null,
+    schema: (latest.schema ?? null) as TemplateBuildDraft['schema'],
     output: sourceOutput(null, latest.source),
   };
   const output: TemplateOutputIntent | null = request.output ?? draft.output;

@@ -18,7 +18,8 @@ export function templateVersionBody(version: TemplateVersionRecord): TemplateVer
     version: version.version,
     created_at: version.createdAt.toISOString(),
     source: version.source,
-    schema: version.schema ?? null,
+    // stored schemas passed the saved-template checks, which take only an object or a boolean
+    schema: (version.schema ?? null) as TemplateVersionDetail['schema'],
     sizes: version.sizes as unknown as SizeVariant[],
   };
 }
