@@ -83,6 +83,8 @@ const requestIdHeader = {
 
 function errorResponses(operation: Operation) {
   const codes = new Set<ErrorCode>([...commonErrors, ...authErrorsOf(operation.auth), ...operation.errors]);
+  // a route with a query schema refuses parameters it does not list
+  if (operation.query) codes.add('invalid_request');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const { status } = errorDefinition(code);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.ts';
+import { idSchema, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 import { artifactMediaTypes, HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
 
@@ -64,6 +64,7 @@ function renderOperations(kind: 'pdf' | 'image') {
     tag,
     summary: 'A render job, with a freshly signed download link while its file is available',
     auth: 'bearer',
+    query: NoQuery,
     params: IdPath,
     responses: { 200: { description: 'The job', schema: schemas.job } },
     errors: ['not_found'],
@@ -96,6 +97,7 @@ export const downloadFileOperation = defineOperation({
   summary: 'Download a rendered file through a signed link',
   description: 'The token is the signed link minted on every read of a job. An expired link answers 403, an invalid one 404.',
   auth: 'none',
+  query: NoQuery,
   params: z.strictObject({ token: z.string() }),
   responses: {
     200: {

@@ -1475,7 +1475,7 @@ export interface components {
             next_cursor: string | null;
         };
         BrandKitPatch: {
-            /** @description 1 to 100 characters after trimming (brand_kit_name_invalid otherwise). */
+            /** @description 1 to 100 characters after trimming, no control characters (brand_kit_name_invalid otherwise). */
             name?: string;
             /** @description At most 16 colours, each # and 6 hex digits in either case; stored lowercase, and they must be unique after that (brand_kit_colours_invalid otherwise). Order is kept: it is the palette order templates read. */
             colours?: string[];
@@ -1508,7 +1508,7 @@ export interface components {
             assets?: components["schemas"]["BrandAsset"][];
         };
         BrandKitWrite: {
-            /** @description 1 to 100 characters after trimming (brand_kit_name_invalid otherwise). */
+            /** @description 1 to 100 characters after trimming, no control characters (brand_kit_name_invalid otherwise). */
             name: string;
             /** @description At most 16 colours, each # and 6 hex digits in either case; stored lowercase, and they must be unique after that (brand_kit_colours_invalid otherwise). Order is kept: it is the palette order templates read. */
             colours?: string[];
@@ -2108,7 +2108,10 @@ export interface components {
             sample_data: {
                 [key: string]: unknown;
             };
-            schema: unknown;
+            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules. */
+            schema: {
+                [key: string]: unknown;
+            } | boolean | null;
             output: components["schemas"]["TemplateOutput"];
         };
         TemplateBuildInput: {
@@ -2200,7 +2203,9 @@ export interface components {
             }[];
             source: string;
             /** @description The JSON schema of the latest version, or null. */
-            schema: unknown;
+            schema: {
+                [key: string]: unknown;
+            } | boolean | null;
             sizes: components["schemas"]["SizeVariant"][];
         };
         TemplateMessage: {
@@ -2314,7 +2319,10 @@ export interface components {
              */
             created_at: string;
             source: string;
-            schema: unknown;
+            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules. */
+            schema: {
+                [key: string]: unknown;
+            } | boolean | null;
             sizes: components["schemas"]["SizeVariant"][];
         };
         TemplateVersionPage: {
@@ -2337,24 +2345,7 @@ export interface components {
                 [key: string]: unknown;
             } | boolean | null;
             /** @description At most 20 saved sizes with unique ids (template_sizes_too_many above). */
-            sizes?: {
-                /** @description A lowercase letter or digit, then up to 39 lowercase letters, digits or hyphens; original is reserved. */
-                id: string;
-                /** @description 1 to 120 characters. */
-                name: string;
-                /** @description Integer 320 to 7680. */
-                width: number;
-                /** @description Integer 200 to 4320. */
-                height: number;
-                /** @enum {string} */
-                status: "auto" | "edited";
-                /** @description Canvas source declaring exactly width by height (meta svc-canvas); up to 1,048,576 bytes. */
-                source: string;
-                /** @description Merged over the rendered data for this size only. */
-                data_overrides?: {
-                    [key: string]: unknown;
-                };
-            }[];
+            sizes?: components["schemas"]["SizeVariant"][];
         };
         TemplateWriteRequest: {
             /** @description Up to 1,048,576 bytes. */
@@ -2373,24 +2364,7 @@ export interface components {
                 [key: string]: unknown;
             } | boolean | null;
             /** @description At most 20 saved sizes with unique ids (template_sizes_too_many above). */
-            sizes?: {
-                /** @description A lowercase letter or digit, then up to 39 lowercase letters, digits or hyphens; original is reserved. */
-                id: string;
-                /** @description 1 to 120 characters. */
-                name: string;
-                /** @description Integer 320 to 7680. */
-                width: number;
-                /** @description Integer 200 to 4320. */
-                height: number;
-                /** @enum {string} */
-                status: "auto" | "edited";
-                /** @description Canvas source declaring exactly width by height (meta svc-canvas); up to 1,048,576 bytes. */
-                source: string;
-                /** @description Merged over the rendered data for this size only. */
-                data_overrides?: {
-                    [key: string]: unknown;
-                };
-            }[];
+            sizes?: components["schemas"]["SizeVariant"][];
         };
         TestimonialRequest: {
             name: string;
@@ -2532,6 +2506,17 @@ export interface operations {
                     };
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: method_not_allowed */
             405: {
                 headers: {
@@ -2585,6 +2570,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicStats"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: method_not_allowed */
@@ -3357,6 +3353,17 @@ export interface operations {
                     "application/json": components["schemas"]["PdfJob"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -3826,6 +3833,17 @@ export interface operations {
                     "application/json": components["schemas"]["ImageJob"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -4018,6 +4036,17 @@ export interface operations {
                     "image/png": string;
                     "image/jpeg": string;
                     "image/webp": string;
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: download_expired */
@@ -4274,6 +4303,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Batch"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -4570,6 +4610,17 @@ export interface operations {
                     "application/zip": string;
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: download_expired */
             403: {
                 headers: {
@@ -4826,6 +4877,17 @@ export interface operations {
                     "application/json": components["schemas"]["Carousel"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -5028,6 +5090,17 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: download_expired */
@@ -5286,6 +5359,17 @@ export interface operations {
                     "application/json": components["schemas"]["ImagePack"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -5488,6 +5572,17 @@ export interface operations {
                 };
                 content: {
                     "application/zip": string;
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: download_expired */
@@ -6081,6 +6176,17 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateDetail"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -6605,7 +6711,7 @@ export interface operations {
             header?: never;
             path: {
                 template_id: string;
-                version: string;
+                version: number;
             };
             cookie?: never;
         };
@@ -6620,6 +6726,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateVersionDetail"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -6896,6 +7013,17 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateBuild"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -6984,6 +7112,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateMessageList"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -7264,6 +7403,17 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateBuildDraft"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -7355,6 +7505,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateBuildDraft"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -7872,6 +8033,17 @@ export interface operations {
                     "application/json": components["schemas"]["TemplateChatMessage"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -8065,6 +8237,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateBuildDraft"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -8429,6 +8612,17 @@ export interface operations {
                     "application/json": components["schemas"]["ChatImageProposal"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -8630,6 +8824,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatImageProposal"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -9063,6 +9268,17 @@ export interface operations {
                     "application/json": components["schemas"]["BrandKitDetail"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -9381,10 +9597,10 @@ export interface operations {
         /** @description The file's raw bytes (not JSON, not multipart), at most 10485760 bytes; Content-Type names its type. */
         requestBody: {
             content: {
-                "image/png": unknown;
-                "image/jpeg": unknown;
-                "image/webp": unknown;
-                "font/woff2": unknown;
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+                "font/woff2": string;
             };
         };
         responses: {
@@ -9572,6 +9788,17 @@ export interface operations {
                     "font/woff2": string;
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -9664,10 +9891,10 @@ export interface operations {
         /** @description The file's raw bytes (not JSON, not multipart), at most 10485760 bytes; Content-Type names its type. */
         requestBody: {
             content: {
-                "image/png": unknown;
-                "image/jpeg": unknown;
-                "image/webp": unknown;
-                "font/woff2": unknown;
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+                "font/woff2": string;
             };
         };
         responses: {
@@ -9847,6 +10074,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -10052,6 +10290,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: unauthorized */
@@ -10709,6 +10958,17 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: signed_out, unauthorized */
             401: {
                 headers: {
@@ -10787,9 +11047,9 @@ export interface operations {
         /** @description The file's raw bytes (not JSON, not multipart), at most 10485760 bytes; Content-Type names its type. */
         requestBody: {
             content: {
-                "image/png": unknown;
-                "image/jpeg": unknown;
-                "image/webp": unknown;
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
             };
         };
         responses: {
@@ -11087,6 +11347,17 @@ export interface operations {
                     "font/woff2": string;
                 };
             };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: unauthorized */
             401: {
                 headers: {
@@ -11184,6 +11455,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountMe"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: signed_out, unauthorized */
@@ -11760,6 +12042,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CaptchaChallenge"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Error: method_not_allowed */
