@@ -96,7 +96,7 @@ function renderExpectErrors(call: (body: string, kind: 'pdf' | 'image') => strin
     ['empty', '{}', 'pdf'],
     ['html with template_id', `{ html: '<p>x</p>', template_id: templateId }`, 'pdf'],
     ['template_id without data', '{ template_id: templateId }', 'pdf'],
-    ['image size_id with raw html', `{ html: '<p>x</p>', size_id: 'square' }`, 'image'],
+    ['image size_id with raw html', `{ html: '<p>x</p>', size_id: 'square', image: { format: 'png' } }`, 'image'],
   ];
   return bodies
     .filter(([name]) => !leaveOut.includes(name))
@@ -123,12 +123,18 @@ function openapiFetchProgram(): string {
     `  await client.GET('/v1/webhooks', { params: { query: { limit: 5 } } });`,
     ...renderExpectErrors((body, kind) => `await client.POST('/v1/${kind}', { body: ${body} })`),
     `}`,
+    `// the union is discriminable: a saved body is told apart by its template_id`,
+    `type PdfRequest = paths['/v1/pdf']['post']['requestBody']['content']['application/json'];`,
+    `export function describe(body: PdfRequest): string {`,
+    `  if (body.template_id !== undefined) return body.template_id + Object.keys(body.data).join();`,
+    `  return body.html;`,
+    `}`,
   ].join('\n');
 }
 
 function heyApiProgram(): string {
   return [
-    `import { createPdf, createImage, createWebhook, getMe, getTemplateVersion } from './client';`,
+    `import { createPdf, createImage, createWebhook, getMe, getTemplateVersion, type PdfRequest } from './client';`,
     `const templateId = 'tpl_${'0'.repeat(32)}';`,
     `export async function calls(): Promise<void> {`,
     `  const me = await getMe();`,
@@ -141,8 +147,17 @@ function heyApiProgram(): string {
     `  // @ts-expect-error a webhook needs its url`,
     `  await createWebhook({ body: { events: ['render.failed'] } });`,
     // @hey-api/openapi-ts 0.99 drops the `false` property schemas that keep the request shapes apart,
-    // so a union member accepts the other shapes' fields; openapi-typescript types them as never
-    ...renderExpectErrors((body, kind) => `await ${kind === 'pdf' ? 'createPdf' : 'createImage'}({ body: ${body} })`, ['html with template_id']),
+    // so a union member accepts the other shapes' fields (the server refuses them as unknown fields);
+    // openapi-typescript types them as never
+    ...renderExpectErrors((body, kind) => `await ${kind === 'pdf' ? 'createPdf' : 'createImage'}({ body: ${body} })`, [
+      'html with template_id',
+      'image size_id with raw html',
+    ]),
+    `}`,
+    `// the union is discriminable: a saved body is told apart by its template_id`,
+    `export function describe(body: PdfRequest): string {`,
+    `  if ('template_id' in body) return body.template_id + Object.keys(body.data).join();`,
+    `  return body.html;`,
     `}`,
   ].join('\n');
 }
