@@ -73,6 +73,6 @@ describe('dashboard version comparison', () => {
     const jobs = await serviceDb().renderJob.findMany({ where: { accountId: account.accountId }, select: { credit: true } });
     expect(jobs.every((job) => job.credit === 'none')).toBe(true);
     expect(jobs.length).toBe(2 * (1 + compared.length));
-    expect(during, `PDF p50 idle ${idle.toFixed(0)} ms, during the replays ${during.toFixed(0)} ms`).toBeLessThanOrEqual(3 * idle);
+    expect(during, `PDF p50 idle ${idle.toFixed(0)} ms, during the replays ${during.toFixed(0)} ms`).toBeLessThanOrEqual(3 * idle + 500);
   }, 240_000);
 });

@@ -299,7 +299,7 @@ describe('requests', () => {
       receiver.respondWith(() => {});
       const started = Date.now();
       expect(await run('/slow', 1000)).toEqual({ statusCode: null, failure: 'timeout' });
-      expect(Date.now() - started).toBeLessThan(8000);
+      expect(Date.now() - started).toBeLessThan(20_000);
     });
   });
 });

@@ -66,7 +66,8 @@ describe('schema size and complexity', () => {
     const validator = compileDataSchema({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } });
     const started = Date.now();
     expect(codeOf(() => validateData(validator, { code: `${'a'.repeat(40)}!` }))).toBe('template_schema_complexity');
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // unguarded, this pattern takes about 2^40 steps
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

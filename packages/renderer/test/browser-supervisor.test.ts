@@ -86,7 +86,7 @@ describe('runaway pages and a killed browser', () => {
     const error = await pending;
     expect(error).toBeInstanceOf(RenderError);
     expect([(error as RenderError).category, (error as RenderError).code]).toEqual(['timeout', 'render_timeout']);
-    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(Date.now() - started).toBeLessThan(20_000);
     // closing the job's context ended the renderer process that was stuck in the loop
     await eventually(() => !isAlive(spinner));
     expect((await renderer.renderPdf(simple())).pageCount).toBe(1);
@@ -99,7 +99,7 @@ describe('runaway pages and a killed browser', () => {
       .renderPdf(simple('<script>const hoard = []; for (;;) hoard.push(new Array(1e7).fill(1.5))</script>', { javascript: 'enabled', timeoutMs: 30_000 }))
       .catch((caught: unknown) => caught);
     expect([(error as RenderError).category, (error as RenderError).code]).toEqual(['resource_limit', 'page_crashed']);
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect((await renderer.renderPdf(simple())).pageCount).toBe(1);
   });
 

@@ -54,11 +54,12 @@ describe('sandbox pool', () => {
     await evaluateTemplate({ source: '<p>{{ name }}</p>', data: { name: 'b' }, tenant: 'acct_other' }).then(() => finished.push('other'));
     const otherMs = performance.now() - started;
     await Promise.all(flood);
+    const floodMs = performance.now() - started;
     // first-in first-out would put it after all six; here it takes the worker the flood may not hold
     expect(finished.indexOf('other')).toBeLessThanOrEqual(1);
     expect(finished.filter((name) => name.startsWith('flood'))).toEqual(['flood0', 'flood1', 'flood2', 'flood3', 'flood4', 'flood5']);
-    // the flood's six evaluations take seconds on one worker; the other's a moment
-    expect(otherMs).toBeLessThan(1_000);
+    // the flood's six evaluations take seconds on one worker; the other's is not queued behind them
+    expect(otherMs).toBeLessThan(floodMs / 2);
   });
 
   it('reports the time a worker spent, for a failed evaluation too', async () => {
