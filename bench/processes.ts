@@ -1,6 +1,7 @@
 // Resident memory of the service's process trees as /proc shows it: web, worker, and every
 // process they started (Chromium's browser, zygotes, renderers, utilities).
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 function parentOf(pid: number): number | null {
   try {
@@ -91,5 +92,16 @@ export function commandLine(pid: number): string {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
   } catch {
     return '';
+  }
+}
+
+/** An embedded PostgreSQL cluster's processes: the postmaster its pid file names, and its children. */
+export function clusterProcesses(clusterDir: string): number[] {
+  try {
+    const postmaster = Number(readFileSync(join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return processTree([postmaster]);
+  } catch {
+    // the cluster is not running
+    return [];
   }
 }

@@ -4,10 +4,7 @@
 // once for one account (warm sandboxes) and once for a cold mix of more accounts than warm
 // sandboxes, round robin. Then the memory cell: resident memory of the web and worker
 // process trees (browser included) after render 500 and after render 5,000 of one run.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +15,8 @@ import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
 import { batchCell } from './groups.ts';
-import { commandLine, cpuMs, cpuTime, machineBusyMs, processTree, rssMib, treeRss } from './processes.ts';
+import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, processTree, rssMib, treeRss } from './processes.ts';
+import { freePort, type Service, startService } from './service.ts';
 import { type Measurement, measure } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -35,27 +33,6 @@ const table = process.env.BENCH_TABLE !== '0';
 /** BENCH_FIXTURES=invoice,png limits the table to fixtures whose names start with these words. */
 const fixtureFilter = process.env.BENCH_FIXTURES?.split(',').map((word) => word.trim().toLowerCase());
 const tableFixtures = fixtures.filter((fixture) => !fixtureFilter || fixtureFilter.some((word) => fixture.name.toLowerCase().startsWith(word)));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** BENCH_PROFILE=DIR writes a V8 CPU profile of the web and worker processes into DIR when they exit. */
-const profileDir = process.env.BENCH_PROFILE;
-
-function start(script: string, env: Record<string, string>): ChildProcess {
-  const profile = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
-  return spawn(process.execPath, [...profile, '--import', 'tsx', script], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', process.env.BENCH_NODE_FLAGS ? 'inherit' : 'ignore', 'inherit'],
-  });
-}
 
 /**
  * Raw puppeteer on the service's browser binary. `warm`: one page per concurrent render, reused
@@ -204,48 +181,6 @@ async function main() {
   }
 }
 
-/** The web and worker processes under test; `restart` starts them anew (the memory run measures one run from the start). */
-interface Service {
-  pids: number[];
-  restart(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-async function startService(env: Record<string, string>, baseUrl: string): Promise<Service> {
-  let running: ChildProcess[] = [];
-  const answers = () => fetch(`${baseUrl}/v1/openapi.json`).then((r) => r.ok, () => false);
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
-  const launch = async () => {
-    // a web process from before that still holds the port would answer for the new one
-    for (let attempt = 0; await answers(); attempt++) {
-      if (attempt > 300) throw new Error('the previous web process still answers');
-      await pause();
-    }
-    running = [start('apps/web/src/server.ts', env), start('apps/worker/src/main.ts', env)];
-    for (let attempt = 0; !(await answers()); attempt++) {
-      if (attempt > 600) throw new Error('service did not start');
-      await pause();
-    }
-    if (running.some((child) => child.exitCode !== null)) throw new Error('a service process exited at start');
-  };
-  const stop = async () => {
-    const exits = running.map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve)) : undefined));
-    for (const child of running) child.kill('SIGTERM');
-    await Promise.race([Promise.all(exits), new Promise((resolve) => setTimeout(resolve, 15_000))]);
-  };
-  await launch();
-  return {
-    get pids() {
-      return running.map((child) => child.pid as number);
-    },
-    restart: async () => {
-      await stop();
-      await launch();
-    },
-    stop,
-  };
-}
-
 async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   const servicePids = service.pids;
   const db = createDb({ url: benchUrl, poolSize: 2 });
@@ -387,13 +322,7 @@ function cpuPerRender(before: Record<string, number>, after: Record<string, numb
  * None with DATABASE_URL set: that server is not the benchmark's alone.
  */
 function postgresProcesses(): number[] {
-  if (process.env.DATABASE_URL) return [];
-  try {
-    const postmaster = Number(readFileSync(join(root, '.data', 'bench', 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    return processTree([postmaster]);
-  } catch {
-    return [];
-  }
+  return process.env.DATABASE_URL ? [] : clusterProcesses(join(root, '.data', 'bench', 'pg'));
 }
 
 /**

@@ -184,7 +184,12 @@ switch (command) {
     ensureWebBuild();
     exec(['exec', 'tsx', 'bench/run.ts', ...rest], { NODE_ENV: 'production' });
     break;
+  case 'soak':
+    ensureSystemPackages();
+    ensureWebBuild();
+    exec(['exec', 'tsx', 'bench/soak/run.ts', ...rest], { NODE_ENV: 'production' });
+    break;
   default:
-    process.stderr.write('usage: node scripts/bootstrap.mjs start|test|svc|bench\n');
+    process.stderr.write('usage: node scripts/bootstrap.mjs start|test|svc|bench|soak\n');
     process.exit(2);
 }
