@@ -111,12 +111,11 @@ async function soak(client: Client, accounts: SoakAccount[], service: Service, r
   const total = new Tally();
   let samples: RssSample[] = [];
   const intervalRss: RssSample[] = [];
-  let deliveriesSeen = 0;
   let intervalStart = startedAt;
   const report = () => {
     // webhook deliveries since the last report: time from the event's creation to its arrival
-    for (const delivery of receiver.received.slice(deliveriesSeen)) interval.record('webhook', delivery.receivedAt - Date.parse(JSON.parse(delivery.rawBody).created_at));
-    deliveriesSeen = receiver.received.length;
+    // (taken out of the receiver's list, which would otherwise grow for the whole run)
+    for (const delivery of receiver.received.splice(0)) interval.record('webhook', delivery.receivedAt - Date.parse(JSON.parse(delivery.rawBody).created_at));
     const now = performance.now();
     const rss = meanRss(samples.length ? samples : [sampleRss(web, worker, clusterDir)]);
     intervalRss.push(rss);

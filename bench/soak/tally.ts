@@ -16,9 +16,14 @@ export class Tally {
   private readonly refusedByKind = new Map<string, number>();
   private readonly failedByKind = new Map<string, number>();
 
+  private timesOf(kind: string): number[] {
+    if (!this.times.has(kind)) this.times.set(kind, []);
+    return this.times.get(kind) as number[];
+  }
+
   record(kind: string, ms: number, failureCode?: string) {
     if (failureCode === undefined) {
-      this.times.set(kind, [...(this.times.get(kind) ?? []), ms]);
+      this.timesOf(kind).push(ms);
     } else if (refusalCodes.has(failureCode)) {
       increment(this.refusals, failureCode);
       increment(this.refusedByKind, kind);
@@ -29,7 +34,7 @@ export class Tally {
   }
 
   add(other: Tally) {
-    for (const [kind, times] of other.times) this.times.set(kind, [...(this.times.get(kind) ?? []), ...times]);
+    for (const [kind, times] of other.times) this.timesOf(kind).push(...times);
     for (const [target, source] of [
       [this.refusals, other.refusals],
       [this.errors, other.errors],
