@@ -26,6 +26,9 @@ const { values: options } = parseArgs({
 const minutes = Number(options.minutes);
 const accountCount = Number(options.accounts);
 const concurrency = Number(options.concurrency);
+if (!(minutes > 0) || !Number.isInteger(accountCount) || accountCount < 1 || !Number.isInteger(concurrency) || concurrency < 1) {
+  throw new Error('usage: npm run soak -- [--minutes N (> 0)] [--accounts N (>= 1)] [--concurrency N (>= 1)]');
+}
 /** A report a minute; every 20 s on a run shorter than five minutes, so it still shows a trend. */
 const intervalMs = minutes < 5 ? 20_000 : 60_000;
 const sampleMs = 5_000;
