@@ -14,9 +14,10 @@ function parentOf(pid: number): number | null {
   }
 }
 
-function rssKib(pid: number): number {
+/** A memory figure of /proc/PID/status: VmRSS (resident), or RssAnon (its anonymous part: no shared memory segments, no mapped files). */
+function statusKib(pid: number, field: 'VmRSS' | 'RssAnon'): number {
   try {
-    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : 0;
   } catch {
     return 0;
@@ -50,7 +51,16 @@ export function treeRss(roots: number[]): { mib: number; processes: number } {
 
 /** Summed resident set size of exactly these processes, in MiB. */
 export function rssMib(pids: number[]): number {
-  return pids.reduce((sum, pid) => sum + rssKib(pid), 0) / 1024;
+  return pids.reduce((sum, pid) => sum + statusKib(pid, 'VmRSS'), 0) / 1024;
+}
+
+/**
+ * Summed anonymous resident memory of exactly these processes, in MiB: what a leak grows, without
+ * the shared memory (PostgreSQL's shared buffers, Chromium's shared segments) that RSS counts
+ * once per process that touched it.
+ */
+export function anonMib(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + statusKib(pid, 'RssAnon'), 0) / 1024;
 }
 
 /** CPU time of a process in milliseconds (/proc ticks of 10 ms), user + system. */

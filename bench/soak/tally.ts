@@ -1,7 +1,8 @@
 // What the soak counts and prints: per kind of operation the finished ones and their times,
 // refusals the contract documents (limits doing their job) apart from errors, and resident
-// memory of the web process, the worker, the worker's browser and PostgreSQL.
-import { clusterProcesses, processTree, rssMib, treeRss } from '../processes.ts';
+// memory (all of it, and its anonymous part) of the web process, the worker, the worker's
+// browser and PostgreSQL.
+import { anonMib, clusterProcesses, processTree, rssMib } from '../processes.ts';
 import { percentile } from '../stats.ts';
 
 /** Answers the contract documents for a client going faster than its limits or credits allow. */
@@ -72,7 +73,8 @@ export class Tally {
 
 export const memoryParts = ['web', 'worker', 'browser', 'postgres'] as const;
 export type MemoryPart = (typeof memoryParts)[number];
-export type RssSample = Record<MemoryPart, { mib: number; processes: number }>;
+/** Per part: summed RSS and summed anonymous RSS in MiB, and how many processes. */
+export type RssSample = Record<MemoryPart, { mib: number; anon: number; processes: number }>;
 
 /**
  * Resident memory now: the web process tree, the worker process alone, the worker's children
@@ -80,14 +82,14 @@ export type RssSample = Record<MemoryPart, { mib: number; processes: number }>;
  * (none when the soak runs against DATABASE_URL's server).
  */
 export function sampleRss(web: number, worker: number, clusterDir: string | null): RssSample {
-  const browser = processTree([worker]).filter((pid) => pid !== worker);
-  const postgres = clusterDir ? clusterProcesses(clusterDir) : [];
-  return {
-    web: treeRss([web]),
-    worker: { mib: rssMib([worker]), processes: 1 },
-    browser: { mib: rssMib(browser), processes: browser.length },
-    postgres: { mib: rssMib(postgres), processes: postgres.length },
+  const pids: Record<MemoryPart, number[]> = {
+    web: processTree([web]),
+    worker: [worker],
+    browser: processTree([worker]).filter((pid) => pid !== worker),
+    postgres: clusterDir ? clusterProcesses(clusterDir) : [],
   };
+  const measured = memoryParts.map((part) => [part, { mib: rssMib(pids[part]), anon: anonMib(pids[part]), processes: pids[part].length }]);
+  return Object.fromEntries(measured) as RssSample;
 }
 
 /** The mean of each part over an interval's samples. */
@@ -95,11 +97,15 @@ export function meanRss(samples: RssSample[]): RssSample {
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
   const parts = memoryParts.map((part) => [
     part,
-    { mib: mean(samples.map((sample) => sample[part].mib)), processes: Math.round(mean(samples.map((sample) => sample[part].processes))) },
+    {
+      mib: mean(samples.map((sample) => sample[part].mib)),
+      anon: mean(samples.map((sample) => sample[part].anon)),
+      processes: Math.round(mean(samples.map((sample) => sample[part].processes))),
+    },
   ]);
   return Object.fromEntries(parts) as RssSample;
 }
 
 export function formatRss(rss: RssSample): string {
-  return memoryParts.map((part) => `${part} ${rss[part].mib.toFixed(0)} (${rss[part].processes} processes)`).join(', ');
+  return memoryParts.map((part) => `${part} ${rss[part].mib.toFixed(0)} (anon ${rss[part].anon.toFixed(0)}, ${rss[part].processes} processes)`).join(', ');
 }
