@@ -82,13 +82,13 @@ describe('AI with a model', () => {
     await screenshot(page, 'ai');
     await page.getByRole('button', { name: 'Start build' }).click();
 
-    await expect.poll(() => new URL(page.url()).pathname, { timeout: 20_000 }).toMatch(/^\/dashboard\/ai\/builds\/build_[0-9a-f]{32}$/);
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 60_000 }).toMatch(/^\/dashboard\/ai\/builds\/build_[0-9a-f]{32}$/);
     const buildId = new URL(page.url()).pathname.split('/').pop()!;
     // while it runs: the stage and the seconds elapsed, moving
     const progress = page.getByTestId('message-progress');
     await progress.waitFor();
     expect(await page.getByTestId('progress-stage').textContent()).toMatch(/Writing the draft|Waiting for a worker/);
-    await expect.poll(() => progress.textContent(), { timeout: 10_000 }).toMatch(/[1-9]\d* s elapsed/);
+    await expect.poll(() => progress.textContent(), { timeout: 60_000 }).toMatch(/[1-9]\d* s elapsed/);
     expect((await env.call('/v1/me', { key: account.apiKey })).body.reserved).toBe(50);
 
     const message = page.getByTestId('ai-message');
@@ -163,7 +163,7 @@ describe('AI without a model', () => {
     await accessible(page);
     await page.getByLabel('Template source', { exact: true }).fill('<!doctype html><p>{{ brand.name }}</p>');
     await page.getByRole('button', { name: 'Start build' }).click();
-    await expect.poll(() => new URL(page.url()).pathname, { timeout: 20_000 }).toMatch(/^\/dashboard\/ai\/builds\//);
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 60_000 }).toMatch(/^\/dashboard\/ai\/builds\//);
     await expect.poll(() => page.getByTestId('ai-message').getAttribute('data-state')).toBe('succeeded');
     await page.getByRole('button', { name: 'Apply draft' }).click();
     await page.getByText(/This draft is version 1 of tpl_/).waitFor();

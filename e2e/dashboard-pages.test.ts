@@ -119,7 +119,7 @@ describe('developers', () => {
     await page.goto('/dashboard/developers');
     await page.getByLabel('Name of the new key').fill('dashboard key');
     await page.getByRole('button', { name: 'Create key' }).click();
-    const secret = (await page.getByTestId('secret-value').textContent({ timeout: 20_000 })) ?? '';
+    const secret = (await page.getByTestId('secret-value').textContent({ timeout: 60_000 })) ?? '';
     expect(secret).toMatch(/^svc_sk_v1_[0-9a-f]{64}$/);
 
     const me = await api('/v1/me', { key: secret });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { api, newAccount, serviceDb } from './support/api.ts';
 import { signIn, useBrowser } from './support/browser.ts';
 
-const wait = { timeout: 30_000 };
+const wait = { timeout: 60_000 };
 
 async function hydrated(locator: Locator) {
   await expect.poll(() => locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith('__reactProps'))), wait).toBe(true);

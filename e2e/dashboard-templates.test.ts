@@ -24,7 +24,7 @@ async function hydrated(locator: Locator) {
 }
 
 /** Server actions and pages of a cold web process can take seconds: polls wait up to 15 s. */
-const wait = { timeout: 15_000 };
+const wait = { timeout: 60_000 };
 
 const preview = (page: Page) => page.frameLocator('iframe[title="Template preview"]');
 
@@ -145,7 +145,7 @@ describe('dashboard templates', () => {
     await page.getByLabel('Show').selectOption('archived');
     await page.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => page.getByText('No template matches these filters.').isVisible(), wait).toBe(true);
-  }, 120_000);
+  }, 240_000);
   it('shows the pages and sizes of a canvas starter, adapts it to a new size with a thumbnail and saves it with the next version', async () => {
     const page = browser.page();
     const account = await signIn(page);
@@ -161,7 +161,7 @@ describe('dashboard templates', () => {
     await page.getByRole('button', { name: '+ Story 1080×1920' }).click();
     await page.getByRole('button', { name: 'Adapt', exact: true }).click();
     const adapted = page.getByRole('list', { name: 'Adapted sizes' });
-    await adapted.waitFor({ timeout: 30_000 });
+    await adapted.waitFor({ timeout: 60_000 });
     const thumbnail = page.frameLocator('iframe[title="Thumbnail 1080×1920"]');
     await expect.poll(() => thumbnail.getByText('How we render a million invoices a day').count(), wait).toBe(1);
     await adapted.getByRole('button', { name: 'Keep as saved size' }).click();
@@ -190,5 +190,5 @@ describe('dashboard templates', () => {
     await expect.poll(async () => (await serviceDb().template.findUniqueOrThrow({ where: { id: template.id } })).archivedAt !== null, wait).toBe(true);
     await page.goto('/dashboard/templates?status=archived&tag=launch');
     await expect.poll(() => page.getByRole('link', { name: 'Launch card', exact: true }).count(), wait).toBe(1);
-  }, 120_000);
+  }, 240_000);
 });

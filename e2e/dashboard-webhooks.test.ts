@@ -35,7 +35,7 @@ describe('webhooks on the Developers page', () => {
     await page.getByRole('checkbox', { name: 'render.cancelled' }).uncheck();
     await page.getByRole('checkbox', { name: 'render.succeeded' }).uncheck();
     await page.getByRole('button', { name: 'Add destination' }).click();
-    const secret = (await page.getByTestId('secret-value').textContent({ timeout: 20_000 })) ?? '';
+    const secret = (await page.getByTestId('secret-value').textContent({ timeout: 60_000 })) ?? '';
     expect(secret).toMatch(/^svc_whsec_[0-9a-f]{64}$/);
     const row = page.getByTestId('webhook');
     await expect.poll(() => row.count()).toBe(1);
@@ -63,7 +63,7 @@ describe('webhooks on the Developers page', () => {
     await page.goto('/dashboard/developers');
     await page.getByLabel('Endpoint URL').fill(`https://localhost:${receiver.port}/hooks/toggle`);
     await page.getByRole('button', { name: 'Add destination' }).click();
-    const first = (await page.getByTestId('secret-value').textContent({ timeout: 20_000 })) ?? '';
+    const first = (await page.getByTestId('secret-value').textContent({ timeout: 60_000 })) ?? '';
     const row = page.getByTestId('webhook');
     await row.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => row.textContent()).toContain('disabled');

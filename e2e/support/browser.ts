@@ -169,7 +169,7 @@ interface AxeViolation {
 /** Runs axe-core on the page as it is now; fails on any serious or critical violation, naming them. */
 export async function expectAccessible(page: Page): Promise<void> {
   // Next streams a dynamic page's metadata after its first bytes: check the page once it has its title
-  await page.waitForFunction(() => document.title !== '', undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => document.title !== '', undefined, { timeout: 60_000 });
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
