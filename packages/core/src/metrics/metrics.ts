@@ -91,7 +91,11 @@ type Metrics = ReturnType<typeof createMetrics>;
 const holder = globalThis as typeof globalThis & { __svcMetrics?: Metrics };
 export const metrics: Metrics = (holder.__svcMetrics ??= createMetrics());
 
-/** A gauge whose values are set by `collect` when the registry is scraped (made once per name). */
+/**
+ * A gauge whose values are set by `collect` when the registry is scraped (made once per name).
+ * A read that fails (the database is away) leaves the gauge without samples for that scrape,
+ * rather than failing the whole scrape or repeating stale values.
+ */
 export function scrapedGauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (gauge: Gauge<L>) => Promise<void> | void): void {
   if (metrics.registry.getSingleMetric(name)) return;
   new Gauge<L>({
@@ -100,7 +104,11 @@ export function scrapedGauge<L extends string>(name: string, help: string, label
     labelNames,
     registers: [metrics.registry],
     async collect() {
-      await collect(this);
+      try {
+        await collect(this);
+      } catch {
+        this.reset();
+      }
     },
   });
 }
