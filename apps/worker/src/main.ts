@@ -68,12 +68,15 @@ const health = config.workerHealth
   ? await startHealthServer({
       ...config.workerHealth,
       metricsToken: config.metricsToken,
-      readiness: async () => ({
-        accepting: !stopRequested,
-        ...(await databaseReadiness(db)),
-        browser: lazyBrowser || renderEngine.poolStatus()?.browserPid != null,
-        queue_listener: renderWake?.listening() ?? false,
-      }),
+      readiness: async () =>
+        stopRequested
+          ? { accepting: false }
+          : {
+              accepting: true,
+              ...(await databaseReadiness(db)),
+              browser: lazyBrowser || renderEngine.poolStatus()?.browserPid != null,
+              queue_listener: renderWake?.listening() ?? false,
+            },
     })
   : null;
 if (health) process.stdout.write(`worker health on ${health.port}\n`);
@@ -151,11 +154,12 @@ shutdown = async () => {
     runner.stop().catch((error: unknown) => logger.warn('worker stopped with tasks handed back', { error: String(error) })),
   ]);
   clearTimeout(handBack);
+  // the probe server goes before the database, so no scrape opens a connection again
+  await health?.close();
   // the database goes before the browser, so a render cut short cannot record itself as failed
   await queuePool.end().catch(() => {});
   await db.$disconnect();
   await renderEngine.close().catch(() => {});
-  await health?.close();
   process.exit(0);
 };
 if (stopRequested) void shutdown();
