@@ -10,7 +10,7 @@ const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '
 /** The route label of a request: `route` is what the route table made of it ('answered': refused before any route). */
 export function routeLabel(path: string, route: 'answered' | 'next' | 'probe' | RouteMatch): string {
   if (route === 'probe') return path.slice(1);
-  if (typeof route === 'object') return route.operation?.operationId ?? 'v1_method_not_allowed';
+  if (typeof route === 'object') return route.operation?.operationId ?? 'v1_unmatched';
   if (route === 'answered') return path === '/v1' || path.startsWith('/v1/') ? 'v1_unmatched' : 'refused';
   if (path === '/api/graphql') return 'graphql';
   if (path.startsWith('/_next/')) return 'next_assets';
