@@ -16,6 +16,8 @@ const config: NextConfig = {
     '@jitl/quickjs-wasmfile-release-sync',
     'nunjucks',
     'sharp',
+    // the metric families are held once per process (metrics.ts); the library loads from disk
+    'prom-client',
     // one graphql module instance for Apollo, Pothos and the schema
     'graphql',
     '@apollo/server',

@@ -1,6 +1,7 @@
 // Runs once per `vitest run`: a real PostgreSQL (DATABASE_URL's server, else the embedded
 // one), a migrated template database, and a real web server process for the HTTP tests.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
@@ -16,6 +17,10 @@ declare module 'vitest' {
     filesDir: string;
     /** Where the test SMTP server writes every message the web process sends. */
     mailDir: string;
+    /** The worker's probe and metrics server (SVC_WORKER_HEALTH_PORT). */
+    workerHealthUrl: string;
+    /** The bearer token both processes' /metrics require (SVC_METRICS_TOKEN). */
+    metricsToken: string;
   }
 }
 
@@ -52,6 +57,8 @@ export default async function setup(project: TestProject) {
   const filesDir = `${root}/.data/test-files`;
   const mailDir = `${root}/.data/test-mail`;
   const smtp = await startSmtpServer(mailDir);
+  const workerHealthPort = await freePort();
+  const metricsToken = randomBytes(16).toString('hex');
   const env = {
     DATABASE_URL: httpDatabaseUrl,
     PORT: String(port),
@@ -60,6 +67,9 @@ export default async function setup(project: TestProject) {
     SVC_DATA_DIR: filesDir,
     SVC_SMTP_URL: smtp.url,
     SVC_EMAIL_FROM: 'Rendering Service <no-reply@svc.test>',
+    SVC_METRICS_TOKEN: metricsToken,
+    SVC_WORKER_HEALTH_PORT: String(workerHealthPort),
+    SVC_WORKER_HEALTH_HOST: '127.0.0.1',
   };
   const web = startProcess('apps/web/src/server.ts', env);
   const worker = startProcess('apps/worker/src/main.ts', env);
@@ -79,6 +89,8 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('filesDir', `${filesDir}/files`);
   project.provide('mailDir', mailDir);
+  project.provide('workerHealthUrl', `http://127.0.0.1:${workerHealthPort}`);
+  project.provide('metricsToken', metricsToken);
 
   return async () => {
     await Promise.all([stopProcess(web), stopProcess(worker)]);

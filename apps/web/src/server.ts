@@ -1,15 +1,18 @@
 // The web process: a plain Node HTTP server in front of Next.js. It enforces the rules that
 // hold before any route runs (request id, header limits, unknown routes, wrong methods), so
-// those answers carry the error envelope instead of Node's or Next's own pages, and answers
-// /v1 itself with the operations' route modules (http/v1-dispatch.ts); Next serves the rest.
+// those answers carry the error envelope instead of Node's or Next's own pages, answers the
+// operator probes (/healthz, /readyz, /metrics) and /v1 itself with the operations' route
+// modules (http/v1-dispatch.ts); Next serves the rest.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { type ErrorCode, errorBody, type Operation, operations, type RouteMatch, RouteTable } from '@svc/contracts';
+import { answerProbe, type ProbeOptions } from '@svc/core/operations';
 import next from 'next';
 import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './http/client-address.ts';
+import { countRequest, routeLabel } from './http/request-metrics.ts';
 import { dispatchV1, loadV1Routes } from './http/v1-dispatch.ts';
 
 /** Spec part 8: at most 64 headers and 32 KiB of header names and values. */
@@ -69,15 +72,24 @@ export interface StartWebOptions {
   hostname?: string;
   /** Reverse proxies in front (SVC_TRUSTED_PROXY_HOPS): whose X-Forwarded-For entries name the client. */
   trustedProxyHops?: number;
+  /** What /readyz checks besides shutdown, and the /metrics token; unset: ready whenever not shutting down. */
+  probes?: ProbeOptions;
 }
 
-export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyHops = 0 }: StartWebOptions) {
+export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyHops = 0, probes }: StartWebOptions) {
   const dir = fileURLToPath(new URL('..', import.meta.url));
   const app = next({ dev: false, dir, hostname, port, quiet: true });
   await app.prepare();
   const handleNext = app.getRequestHandler();
   const v1Routes = await loadV1Routes(join(dir, 'app'), operations);
 
+  // once shutdown begins, readiness answers 503 at once (a load balancer stops sending new
+  // requests) while requests are still served; closing follows
+  let shuttingDown = false;
+  const probeOptions: ProbeOptions = {
+    metricsToken: probes?.metricsToken,
+    readiness: async () => (shuttingDown ? { accepting: false } : { accepting: true, ...(await probes?.readiness()) }),
+  };
   // while closing, every answer ends its connection, so keep-alive clients do not hold the close up
   let closing = false;
   const unanswered = new Set<ServerResponse>();
@@ -91,7 +103,14 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
     // the client address for per-client limits; replaces anything the client sent under that name
     req.headers[clientAddressHeader] = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops);
     res.setHeader('x-request-id', requestId);
-    const route = preflight(req, res, requestId);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    let route: 'answered' | 'next' | 'probe' | RouteMatch = 'answered';
+    countRequest(req, res, () => routeLabel(path, route));
+    if (answerProbe(req, res, probeOptions)) {
+      route = 'probe';
+      return;
+    }
+    route = preflight(req, res, requestId);
     if (route === 'answered') return;
     const answering = route === 'next' ? handleNext(req, res) : dispatchV1(v1Routes, route.operation as Operation, route.params, req, res);
     answering.catch((error: unknown) => {
@@ -129,9 +148,14 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
   await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
   return {
     server,
+    /** Readiness answers 503 from now on; requests are still served until close. */
+    beginShutdown: () => {
+      shuttingDown = true;
+    },
     /** Stops accepting connections and resolves once the requests in flight are answered. */
     close: () =>
       new Promise<void>((resolve) => {
+        shuttingDown = true;
         closing = true;
         server.close(() => resolve());
         for (const res of unanswered) {
@@ -152,19 +176,29 @@ if (isMain) {
   const { closeServiceContext, serviceContext } = await import('./http/context.ts');
   const { startHeartbeat } = await import('@svc/core');
   warnIfEgressAllowlisted(loadConfig(), jsonLogger('web'));
-  const { close } = await startWebServer({ port, hostname: process.env.HOST ?? '0.0.0.0', trustedProxyHops: trustedProxyHops(process.env.SVC_TRUSTED_PROXY_HOPS) });
+  const { databaseReadiness } = await import('@svc/core/operations');
+  const config = loadConfig();
+  const { beginShutdown, close } = await startWebServer({
+    port,
+    hostname: process.env.HOST ?? '0.0.0.0',
+    trustedProxyHops: trustedProxyHops(process.env.SVC_TRUSTED_PROXY_HOPS),
+    probes: { metricsToken: config.metricsToken, readiness: () => databaseReadiness(serviceContext().db) },
+  });
   process.stdout.write(`web listening on ${port}\n`);
   // one heartbeat a minute: the public uptime and status read them
   const stopHeartbeat = startHeartbeat(serviceContext(), 'web');
   // the first template request should not pay for starting the sandbox threads
   import('@svc/templating').then((engine) => engine.warmTemplateSandbox()).catch(() => {});
   // in-flight requests finish (a synchronous render waits for its job at most this long)
-  const drainMs = loadConfig().renderWaitMs + 5_000;
+  const drainMs = config.shutdownDelayMs + config.renderWaitMs + 5_000;
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
     setTimeout(() => process.exit(0), drainMs).unref();
+    // not ready first, still serving: a load balancer that probes in this time stops sending
+    beginShutdown();
+    await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
     stopHeartbeat();
     await close();
     await closeServiceContext();

@@ -1,5 +1,6 @@
 // The worker process: render slots claiming render jobs from the render queue, graphile-worker
-// running the task catalog against the service database, and one supervised Chromium pool.
+// running the task catalog against the service database, one supervised Chromium pool, and
+// (with SVC_WORKER_HEALTH_PORT) a small server for probes and metrics.
 import {
   createServiceContext,
   crontab,
@@ -16,6 +17,7 @@ import {
   warnIfEgressAllowlisted,
   workerApplicationName,
 } from '@svc/core';
+import { databaseReadiness, observeBrowserPool, observeQueues, startHealthServer } from '@svc/core/operations';
 import { createDb } from '@svc/db';
 import { EventEmitter } from 'node:events';
 import { availableParallelism } from 'node:os';
@@ -42,6 +44,7 @@ const logger = jsonLogger('worker');
 let stopRequested = false;
 let shutdown: (() => Promise<void>) | null = null;
 const requestStop = () => {
+  // readiness turns false first (health server below)
   stopRequested = true;
   void shutdown?.();
 };
@@ -54,9 +57,32 @@ if (!config.s3) await sealDataDir(dirname(config.filesDir));
 const db = createDb({ url, poolSize: 6 });
 const renderEngine = chromiumEngine({ config, logger });
 const ctx = createServiceContext({ db, logger, config, renderEngine });
+const lazyBrowser = process.env.SVC_WORKER_LAZY_BROWSER === '1';
+let renderWake: Awaited<ReturnType<typeof wakeRenderSlots>> | null = null;
+
+// up before the browser and the queues, so liveness answers while the worker starts; ready once
+// everything it needs to take work is there (a lazy browser starts with the first render)
+observeQueues(db);
+observeBrowserPool(renderEngine.poolStatus);
+const health = config.workerHealth
+  ? await startHealthServer({
+      ...config.workerHealth,
+      metricsToken: config.metricsToken,
+      readiness: async () =>
+        stopRequested
+          ? { accepting: false }
+          : {
+              accepting: true,
+              ...(await databaseReadiness(db)),
+              browser: lazyBrowser || renderEngine.poolStatus()?.browserPid != null,
+              queue_listener: renderWake?.listening() ?? false,
+            },
+    })
+  : null;
+if (health) process.stdout.write(`worker health on ${health.port}\n`);
 
 // the browser starts with the worker so the first render finds it warm
-if (process.env.SVC_WORKER_LAZY_BROWSER !== '1') await renderEngine.start();
+if (!lazyBrowser) await renderEngine.start();
 
 // this process's row: its queue connections carry its name, and its queue pools are recorded as
 // soon as graphile-worker makes them, so a worker that outlives this one can release what it held
@@ -97,7 +123,7 @@ await releaseLostTaskLocks(ctx).catch((error: unknown) => logger.error('task loc
 await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
 await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
 await recoverTemplateMessages(ctx).catch((error: unknown) => logger.error('AI message recovery failed', { error: String(error) }));
-const renderWake = await wakeRenderSlots(url, workerApplicationName(presence), renderSlots, logger);
+renderWake = await wakeRenderSlots(url, workerApplicationName(presence), renderSlots, logger);
 process.stdout.write('worker running\n');
 
 // Running tasks get as long as a render may take, plus time to store its file and finish it.
@@ -117,7 +143,7 @@ shutdown = async () => {
   clearInterval(presenceTimer);
   // graceful: nothing new is taken and running renders and tasks finish; past the bound, renders
   // go back to the render queue and graphile-worker hands tasks back to its queue
-  await renderWake.close();
+  await renderWake?.close();
   const handBack = setTimeout(() => {
     logger.warn('tasks still running at shutdown are handed back', { afterMs: handBackAfterMs });
     void runner.kill().catch(() => {});
@@ -128,6 +154,8 @@ shutdown = async () => {
     runner.stop().catch((error: unknown) => logger.warn('worker stopped with tasks handed back', { error: String(error) })),
   ]);
   clearTimeout(handBack);
+  // the probe server goes before the database, so no scrape opens a connection again
+  await health?.close();
   // the database goes before the browser, so a render cut short cannot record itself as failed
   await queuePool.end().catch(() => {});
   await db.$disconnect();

@@ -1,4 +1,5 @@
 import type { Logger, RenderEngine, ServiceConfig } from '@svc/core';
+import type { BrowserPoolStatus } from '@svc/core/operations';
 import { Renderer } from '@svc/renderer';
 
 export interface WorkerRenderEngine extends RenderEngine {
@@ -7,12 +8,16 @@ export interface WorkerRenderEngine extends RenderEngine {
   close(): Promise<void>;
   /** Browsers launched since the worker started (restarts included); 0 before the first. */
   browserLaunches(): Promise<number>;
+  /** The pool's state for readiness and metrics; null until it has started. */
+  poolStatus(): BrowserPoolStatus | null;
 }
 
 /** The worker's Chromium pool behind the engine port, started on first use and after a failed start. */
 export function chromiumEngine(options: { config: ServiceConfig; logger: Logger }): WorkerRenderEngine {
   const { config, logger } = options;
   let renderer: Promise<Renderer> | null = null;
+  // the started pool, read synchronously when Prometheus scrapes
+  let running: Renderer | null = null;
   const started = () => {
     renderer ??= Renderer.start({
       renderTimeoutMs: config.renderTimeoutMs,
@@ -20,10 +25,13 @@ export function chromiumEngine(options: { config: ServiceConfig; logger: Logger 
       warmSandboxJobs: config.warmSandboxes.maxJobs,
       warmSandboxMs: config.warmSandboxes.maxAgeMs,
       logger,
-    }).catch((error: unknown) => {
-      renderer = null;
-      throw error;
-    });
+    }).then(
+      (pool) => (running = pool),
+      (error: unknown) => {
+        renderer = null;
+        throw error;
+      },
+    );
     return renderer;
   };
   return {
@@ -38,5 +46,6 @@ export function chromiumEngine(options: { config: ServiceConfig; logger: Logger 
       if (renderer) await (await renderer.catch(() => null))?.close();
     },
     browserLaunches: async () => (renderer ? ((await renderer.catch(() => null))?.status().launches ?? 0) : 0),
+    poolStatus: () => running?.status() ?? null,
   };
 }

@@ -100,7 +100,7 @@ export async function wakeRenderSlots(
   applicationName: string,
   slots: { single: RenderSlots; bulk: RenderSlots },
   logger: Logger,
-): Promise<{ close: () => Promise<void> }> {
+): Promise<{ listening: () => boolean; close: () => Promise<void> }> {
   let client: pg.Client | null = null;
   let connecting = false;
   let closed = false;
@@ -132,6 +132,8 @@ export async function wakeRenderSlots(
   }, 1000);
   nudgeAll();
   return {
+    /** Whether the LISTEN connection is up (a lost one comes back at the next poll). */
+    listening: () => client !== null,
     close: async () => {
       closed = true;
       clearInterval(poll);

@@ -1,3 +1,3 @@
-// Operator-side database tools: server resolution and migrations. Not for request paths.
+// Operator-side database tools: server resolution, migrations, and whether they are all applied (readiness probes).
 export { ensureDatabase, resolveDatabase, withDatabase, type DatabaseHandle } from './database.ts';
-export { migrate, migrationsDir } from './migrate.ts';
+export { migrate, migrationsDir, pendingMigrations } from './migrate.ts';

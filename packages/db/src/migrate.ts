@@ -59,6 +59,20 @@ export async function migrate(url: string): Promise<MigrationResult> {
   return { applied };
 }
 
+/**
+ * Migration files not recorded as applied in the database (empty: the schema is current). The
+ * files cannot change under a running process, so their names are read once; a database without
+ * the migrations table throws, like one that cannot be reached.
+ */
+export async function pendingMigrations(db: { $queryRawUnsafe<T>(query: string): Promise<T> }): Promise<string[]> {
+  migrationNames ??= readdir(migrationsDir, { withFileTypes: true }).then((entries) => entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name));
+  const [names, applied] = await Promise.all([migrationNames, db.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM ${migrationsTable}`)]);
+  const recorded = new Set(applied.map((row) => row.name));
+  return names.filter((name) => !recorded.has(name)).sort();
+}
+
+let migrationNames: Promise<string[]> | undefined;
+
 async function listMigrations() {
   const names = (await readdir(migrationsDir, { withFileTypes: true }))
     .filter((entry) => entry.isDirectory())

@@ -167,6 +167,14 @@ export interface RendererStatus {
   /** renders waiting for a slot */
   queued: number;
   running: number;
+  /** renders the pool runs at once */
+  slots: number;
   /** idle sandboxes kept warm for the accounts they served */
   warmSandboxes: number;
+  /** fresh sandboxes made ready ahead of the next render */
+  spareSandboxes: number;
+  /** browsers launched to replace one, by why the one before was retired */
+  restarts: Record<'recycle' | 'crash' | 'unresponsive', number>;
+  /** browsers that went away on their own (crash, out-of-memory kill, signal) */
+  crashes: number;
 }

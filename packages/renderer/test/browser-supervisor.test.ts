@@ -111,6 +111,9 @@ describe('runaway pages and a killed browser', () => {
     const after = renderer.status();
     expect(after.browserPid).not.toBe(before.browserPid);
     expect(after.launches).toBe(before.launches + 1);
+    // counted for the metrics: a crash, and a restart because of it
+    expect(after.crashes).toBe(before.crashes + 1);
+    expect(after.restarts.crash).toBe(before.restarts.crash + 1);
     await eventually(() => browserProcesses(before.browserPid!, before.userDataDir!).length === 0);
     await eventually(() => !existsSync(before.userDataDir!));
   });
@@ -159,6 +162,7 @@ describe('queue, planned restarts and shutdown', () => {
     for (let index = 0; index < 3; index += 1) await renderer.renderPdf(simple());
     await eventually(() => renderer.status().launches === 3);
     expect(renderer.status().browserPid).not.toBe(second.browserPid);
+    expect(renderer.status()).toMatchObject({ restarts: { recycle: 2, crash: 0, unresponsive: 0 }, crashes: 0, slots: 1 });
     await eventually(() => browserProcesses(second.browserPid!, second.userDataDir!).length === 0);
     // the profile goes right after the last process: removing it is the final step of the stop
     await eventually(() => !existsSync(second.userDataDir!));

@@ -1,4 +1,5 @@
 import { type DbOrTx, Prisma } from '@svc/db';
+import { metrics } from '../metrics/metrics.ts';
 
 export interface FinishReservationOptions {
   jobId: string;
@@ -10,9 +11,10 @@ export interface FinishReservationOptions {
  * whatever retries or races call it; returns whether this call applied it. One statement.
  */
 export async function settleCredit(db: DbOrTx, { jobId, now }: FinishReservationOptions): Promise<boolean> {
-  const rows = await db.$queryRaw<{ job_id: string }[]>`
+  const rows = await db.$queryRaw<{ job_id: string; amount: number }[]>`
     WITH finishing AS (SELECT ${jobId}::text AS id), ${settlement(Prisma.sql`finishing`, now)}
-    SELECT job_id FROM settled`;
+    SELECT job_id, amount FROM settled`;
+  for (const row of rows) metrics.creditChanges.inc({ change: 'settled' }, row.amount);
   return rows.length > 0;
 }
 
@@ -22,9 +24,10 @@ export async function settleCredit(db: DbOrTx, { jobId, now }: FinishReservation
  * reservation is never released. One statement.
  */
 export async function releaseCredit(db: DbOrTx, { jobId, now }: FinishReservationOptions): Promise<boolean> {
-  const rows = await db.$queryRaw<{ job_id: string }[]>`
+  const rows = await db.$queryRaw<{ job_id: string; amount: number }[]>`
     WITH finishing AS (SELECT ${jobId}::text AS id), ${release(Prisma.sql`finishing`, now)}
-    SELECT job_id FROM released`;
+    SELECT job_id, amount FROM released`;
+  for (const row of rows) metrics.creditChanges.inc({ change: 'released' }, row.amount);
   return rows.length > 0;
 }
 

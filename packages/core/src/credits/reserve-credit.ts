@@ -1,4 +1,5 @@
 import { type CreditBucket, type CreditSource, type Plan, Prisma, type Tx } from '@svc/db';
+import { metrics } from '../metrics/metrics.ts';
 import { DomainError } from '../shared/errors.ts';
 import { periodOf } from '../shared/period.ts';
 import { planTerms, spendingOrder } from './plans.ts';
@@ -33,10 +34,17 @@ const bucketPriority = `array_position(ARRAY[${spendingOrder.map((bucket) => `'$
 export async function reserveCredit(tx: Tx, options: ReserveCreditOptions): Promise<Reservation> {
   const period = periodOf(options.now);
   const bucket = await takeFromBuckets(tx, options, period);
-  if (bucket) return { jobId: options.jobId, source: bucket, period };
-  if (!(await takeOverage(tx, options, period))) throw new DomainError('insufficient_credits');
-  await record(tx, options, 'overage', period);
-  return { jobId: options.jobId, source: 'overage', period };
+  if (!bucket) {
+    if (!(await takeOverage(tx, options, period))) throw new DomainError('insufficient_credits');
+    await record(tx, options, 'overage', period);
+  }
+  countReserved(1);
+  return { jobId: options.jobId, source: bucket ?? 'overage', period };
+}
+
+/** Counted as the reservation is written; a transaction that then rolls back still counted it. */
+export function countReserved(credits: number): void {
+  metrics.creditChanges.inc({ change: 'reserved' }, credits);
 }
 
 /** The reservation and its ledger entry, for a source already taken. */

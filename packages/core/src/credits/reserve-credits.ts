@@ -2,7 +2,7 @@ import type { CreditBucket, Plan, Tx } from '@svc/db';
 import { DomainError } from '../shared/errors.ts';
 import { periodOf } from '../shared/period.ts';
 import { releaseCredit, settleCredit } from './finish-reservation.ts';
-import { overageKey } from './reserve-credit.ts';
+import { countReserved, overageKey } from './reserve-credit.ts';
 import { planTerms, spendingOrder } from './plans.ts';
 
 export interface ReserveCreditsOptions {
@@ -72,6 +72,7 @@ export async function reserveCredits(tx: Tx, options: ReserveCreditsOptions): Pr
       INSERT INTO credit_ledger (account_id, job_id, key_id, kind, source, amount, created_at)
       VALUES (${accountId}, ${id}, ${options.keyId}, 'reserve', ${part.source}::"CreditSource", ${part.amount}, ${now})`;
   }
+  countReserved(amount);
 }
 
 /** The reservation rows a hold may have: one per source (found by primary key). */

@@ -1,5 +1,5 @@
 import { type DbOrTx, type Plan, Prisma, type Tx } from '@svc/db';
-import { bucketReservation, creditLeft, reserveCredit, type ReserveCreditOptions } from '../credits/reserve-credit.ts';
+import { bucketReservation, countReserved, creditLeft, reserveCredit, type ReserveCreditOptions } from '../credits/reserve-credit.ts';
 import { periodOf } from '../shared/period.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -99,7 +99,10 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
            (SELECT count(*)::int FROM woken) AS woken
       FROM live`;
   refuseOverLiveLimits(row ?? { account: 0, key: 0 });
-  if (row?.bucket) return jobId;
+  if (row?.bucket) {
+    countReserved(1);
+    return jobId;
+  }
 
   // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
   // the reservation the general way (buckets again, then overage, else 402), then the job

@@ -2,6 +2,7 @@ import { type DbOrTx, Prisma } from '@svc/db';
 import { release, settlement } from '../credits/finish-reservation.ts';
 import { taskPriority } from '../jobs/catalog.ts';
 import { addJob, addJobOf } from '../jobs/enqueue.ts';
+import { metrics } from '../metrics/metrics.ts';
 import { newId } from '../shared/ids.ts';
 import { renderFinishedChannel } from './completion-waiter.ts';
 
@@ -54,7 +55,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now }:
     jobKey: Prisma.sql`'drain-render-groups:' || job.account_id`,
     priority: taskPriority.interactive,
   });
-  const finished = await db.$queryRaw<{ account_id: string }[]>`
+  const finished = await db.$queryRaw<FinishedRow[]>`
     WITH job AS (
       UPDATE render_jobs
          SET status = ${outcome.status}::"JobStatus", finished_at = ${now}, lease_expires_at = NULL,
@@ -67,19 +68,41 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now }:
              options = ${erasePdfPassword}
        WHERE id = ${jobId}
          AND (${attempt === null} AND status IN ('queued', 'running') OR status = 'running' AND attempts = ${attempt ?? 0})
-      RETURNING id, account_id),
+      RETURNING id, account_id, kind, created_at, started_at),
     dropped AS (DELETE FROM render_inputs WHERE job_id IN (SELECT id FROM job) AND ${outcome.status !== 'failed'}),
     recorded AS (
       INSERT INTO render_events (id, account_id, job_id, type, created_at)
       SELECT ${newId('evt_')}, account_id, id, ${type}, ${now}::timestamptz FROM job
       ON CONFLICT (job_id, type) DO NOTHING),
     ${credit}
-    SELECT job.account_id,
+    SELECT job.account_id, job.kind::text AS kind, job.created_at, job.started_at,
+           (SELECT COALESCE(sum(amount), 0)::int FROM ${Prisma.raw(outcome.status === 'succeeded' ? 'settled' : 'released')}) AS credits,
            pg_notify(${renderFinishedChannel}, job.id) IS NOT NULL AS notified,
            CASE WHEN EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = job.account_id AND w.status = 'enabled' AND ${type} = ANY (w.events))
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
                 THEN (SELECT 1 FROM ${drain}) END AS drained
       FROM job`;
-  return finished.length > 0;
+  const [row] = finished;
+  if (row) countFinish(row, outcome, now);
+  return row !== undefined;
+}
+
+interface FinishedRow {
+  account_id: string;
+  kind: string;
+  /** credits the finish settled (success) or released */
+  credits: number;
+  created_at: Date;
+  started_at: Date | null;
+}
+
+function countFinish(row: FinishedRow, outcome: Outcome, now: Date): void {
+  const { kind } = row;
+  metrics.rendersFinished.inc({ kind, outcome: outcome.status, error_category: outcome.status === 'failed' ? outcome.category : 'none' });
+  if (row.started_at) {
+    metrics.renderDuration.observe({ kind, outcome: outcome.status }, (now.getTime() - row.started_at.getTime()) / 1000);
+    metrics.renderQueueWait.observe({ kind }, (row.started_at.getTime() - row.created_at.getTime()) / 1000);
+  }
+  if (row.credits > 0) metrics.creditChanges.inc({ change: outcome.status === 'succeeded' ? 'settled' : 'released' }, row.credits);
 }

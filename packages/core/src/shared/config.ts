@@ -43,6 +43,15 @@ export interface ServiceConfig {
   ai?: AiSettings;
   /** The worker's warm sandboxes per browser: idle ones kept (unset: sized from memory; 0: none), jobs and age before closing. */
   warmSandboxes: { size?: number; maxJobs: number; maxAgeMs: number };
+  /** After SIGTERM, how long the web process answers 503 on /readyz while still serving, before it closes (SVC_SHUTDOWN_DELAY_SECONDS, default 0). */
+  shutdownDelayMs: number;
+  /** The bearer token /metrics requires (SVC_METRICS_TOKEN); unset: /metrics answers 404. */
+  metricsToken?: string;
+  /**
+   * The worker's probe and metrics server (SVC_WORKER_HEALTH_PORT, SVC_WORKER_HEALTH_HOST,
+   * default all interfaces); unset port: none. Port 0 takes a free one.
+   */
+  workerHealth?: { port: number; host: string };
 }
 
 /** Any OpenAI-compatible endpoint: hosted APIs, Ollama, vLLM, the llama.cpp server. */
@@ -119,6 +128,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAgeMs: number('SVC_WARM_SANDBOX_MINUTES', 15) * 60_000,
     },
     ai: aiSettings(env, number),
+    metricsToken: env.SVC_METRICS_TOKEN || undefined,
+    shutdownDelayMs: (count('SVC_SHUTDOWN_DELAY_SECONDS') ?? 0) * 1000,
+    workerHealth: workerHealth(env),
     email: env.SVC_SMTP_URL
       ? { smtpUrl: env.SVC_SMTP_URL, from: env.SVC_EMAIL_FROM || `Rendering Service <no-reply@${new URL(env.SVC_PUBLIC_URL ?? 'http://localhost').hostname}>` }
       : undefined,
@@ -131,6 +143,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
   };
+}
+
+function workerHealth(env: Record<string, string | undefined>): ServiceConfig['workerHealth'] {
+  const port = env.SVC_WORKER_HEALTH_PORT;
+  if (port === undefined || port === '') return undefined;
+  if (!/^\d+$/.test(port) || Number(port) > 65_535) throw new Error('SVC_WORKER_HEALTH_PORT must be a port number (0 takes a free one)');
+  return { port: Number(port), host: env.SVC_WORKER_HEALTH_HOST || '0.0.0.0' };
 }
 
 function aiSettings(env: Record<string, string | undefined>, number: (name: string, fallback: number) => number): AiSettings | undefined {

@@ -2,6 +2,7 @@ import type { FieldDetail } from '@svc/contracts';
 import { maxTemplateDataBytes } from '@svc/rules';
 import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError } from '@svc/templating';
 import { type BrandValues, templateBrand } from '../brand-kits/brand-values.ts';
+import { metrics } from '../metrics/metrics.ts';
 import { DomainError } from '../shared/errors.ts';
 import { type EvaluationAccount, type EvaluationTenancy, meteredEvaluation } from './evaluation-budget.ts';
 
@@ -31,11 +32,12 @@ export async function evaluateSource(
   try {
     checkTemplateData(data);
     const input = brand ? { source, data: { ...data, brand: templateBrand(brand) }, limits: brandLimits } : { source, data };
-    if (!metering) return (await evaluateTemplate(input)).html;
-    if ('tenant' in metering) return (await evaluateTemplate({ ...input, ...metering })).html;
-    return await meteredEvaluation(metering, async (tenancy) => (await evaluateTemplate({ ...input, ...tenancy })).html);
+    if (!metering) return await timed(() => evaluateTemplate(input));
+    if ('tenant' in metering) return await timed(() => evaluateTemplate({ ...input, ...metering }));
+    return await meteredEvaluation(metering, (tenancy) => timed(() => evaluateTemplate({ ...input, ...tenancy })));
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
+    metrics.templateEvaluationRefusals.inc({ reason: error.code });
     const field = error.code.startsWith('template_data_') ? `data${error.pointer ?? ''}` : sourceField;
     const detail: FieldDetail = {
       field,
@@ -44,6 +46,20 @@ export async function evaluateSource(
       ...(error.column ? { column: error.column } : {}),
     };
     throw new DomainError(error.code, { details: [detail] });
+  }
+}
+
+/** One evaluation in the sandbox, its time observed whether it succeeded or not. */
+async function timed(evaluate: () => Promise<{ html: string }>): Promise<string> {
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const { html } = await evaluate();
+    metrics.templateEvaluationDuration.observe({ outcome: 'ok' }, seconds());
+    return html;
+  } catch (error) {
+    metrics.templateEvaluationDuration.observe({ outcome: 'error' }, seconds());
+    throw error;
   }
 }
 

@@ -9,6 +9,7 @@
 // sandbox pool serves accounts in turns and never gives one account every worker, so what an
 // account has in flight delays only its own work.
 import { spendRateAmount, takeRateAmount } from '../limits/rate-limit.ts';
+import { metrics } from '../metrics/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 
@@ -72,6 +73,7 @@ async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
   const until = refusedUntil.get(accountId);
   if (until !== undefined && until > now.getTime()) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, until - now.getTime())));
+    countBudgetRefusal();
     throw new DomainError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) });
   }
   refusedUntil.delete(accountId);
@@ -84,7 +86,10 @@ async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
       if (refusedUntil.size > 10_000) refusedUntil.clear();
       refusedUntil.set(accountId, now.getTime() + waitMs);
       await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, waitMs)));
+      countBudgetRefusal();
     }
     throw error;
   }
 }
+
+const countBudgetRefusal = () => metrics.templateEvaluationRefusals.inc({ reason: 'evaluation_budget' });

@@ -14,6 +14,8 @@ export interface ClaimedAttempt {
   isTest: boolean;
   round: number;
   retryCount: number;
+  /** when the delivery was made (its event): delivery lag counts from here */
+  createdAt: Date;
   url: string;
   body: string;
   secrets: string[];
@@ -28,6 +30,7 @@ interface DeliveryRow {
   state: 'scheduled' | 'sending' | 'delivered' | 'failed';
   round: number;
   attempts: number;
+  created_at: Date;
   next_attempt_at: Date | null;
   lease_expires_at: Date | null;
   url: string;
@@ -48,7 +51,7 @@ export async function claimWebhookAttempt(ctx: ServiceContext, deliveryId: strin
   return ctx.db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<DeliveryRow[]>`
       SELECT d.id, d.webhook_id, d.event_type, d.is_test, d.body, d.state::text AS state, d.round, d.attempts,
-             d.next_attempt_at, d.lease_expires_at, w.url, w.status::text AS status, w.secret, w.previous_secret,
+             d.created_at, d.next_attempt_at, d.lease_expires_at, w.url, w.status::text AS status, w.secret, w.previous_secret,
              w.previous_secret_expires_at
         FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
        WHERE d.id = ${deliveryId}
@@ -98,6 +101,7 @@ export async function claimWebhookAttempt(ctx: ServiceContext, deliveryId: strin
       isTest: delivery.is_test,
       round: delivery.round,
       retryCount: delivery.attempts,
+      createdAt: delivery.created_at,
       url: delivery.url,
       body: delivery.body,
       secrets: activeSecrets(

@@ -1,6 +1,7 @@
 import type { EgressPostResult } from '../egress/egress-post.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { spendRateToken } from '../limits/rate-limit.ts';
+import { metrics } from '../metrics/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { ClaimedAttempt } from './claim-webhook-attempt.ts';
 import { deliveryJobKey, failuresToDisable, nextAttemptAt } from './delivery-rules.ts';
@@ -14,12 +15,12 @@ import { deliveryJobKey, failuresToDisable, nextAttemptAt } from './delivery-rul
 export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAttempt, result: EgressPostResult): Promise<void> {
   const now = ctx.clock();
   const delivered = result.failure === null;
-  await ctx.db.$transaction(async (tx) => {
+  const recorded = await ctx.db.$transaction(async (tx) => {
     const finished = await tx.webhookAttempt.updateMany({
       where: { id: claim.attemptId, finishedAt: null },
       data: { statusCode: result.statusCode, failure: result.failure, finishedAt: now },
     });
-    if (finished.count === 0) return;
+    if (finished.count === 0) return false;
     const attemptsMade = claim.retryCount + 1;
     const next = delivered || claim.isTest ? null : nextAttemptAt(attemptsMade, now);
     const moved = await tx.webhookDelivery.updateMany({
@@ -32,7 +33,7 @@ export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAt
         finishedAt: next ? null : now,
       },
     });
-    if (moved.count === 0) return;
+    if (moved.count === 0) return false;
     if (next) await enqueue(tx, 'webhook_attempt', { delivery_id: claim.deliveryId }, { runAt: next, jobKey: deliveryJobKey(claim.deliveryId) });
     if (claim.isTest) {
       await tx.webhook.updateMany({ where: { id: claim.webhookId }, data: { lastDeliveryAt: now } });
@@ -54,5 +55,12 @@ export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAt
         RETURNING w.failure_count = ${failuresToDisable} AND w.disabled_reason = 'delivery_failure' AS disabled_now`;
       if (rows[0]?.disabled_now) ctx.logger.warn('webhook destination disabled after consecutive delivery failures', { webhookId: claim.webhookId });
     }
+    return true;
   });
+  if (recorded) countAttempt(claim, result, now);
+}
+
+function countAttempt(claim: ClaimedAttempt, result: EgressPostResult, now: Date): void {
+  metrics.webhookAttempts.inc({ outcome: result.failure === null ? 'delivered' : 'failed', failure: result.failure ?? 'none' });
+  if (result.failure === null && !claim.isTest) metrics.webhookDeliveryLag.observe((now.getTime() - claim.createdAt.getTime()) / 1000);
 }

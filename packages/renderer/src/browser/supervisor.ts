@@ -69,6 +69,8 @@ export class Supervisor {
   #current: BrowserInstance | null = null;
   #launching: Promise<BrowserInstance> | null = null;
   #launches = 0;
+  readonly #restarts: Record<RetireReason, number> = { recycle: 0, crash: 0, unresponsive: 0 };
+  #crashes = 0;
   /** why the browser the next launch replaces was retired, for the restart's log line */
   #replacing: { reason: RetireReason; pid: number | null } | null = null;
   #closed = false;
@@ -102,7 +104,11 @@ export class Supervisor {
       launches: this.#launches,
       queued: this.#slots.queued,
       running: this.#slots.held,
+      slots: this.#options.concurrency,
       warmSandboxes: this.#warm.size,
+      spareSandboxes: this.#spares.length,
+      restarts: { ...this.#restarts },
+      crashes: this.#crashes,
     };
   }
 
@@ -337,6 +343,7 @@ export class Supervisor {
   #onDisconnect(instance: BrowserInstance): void {
     // close() never reaches here: this browser went away on its own (crash, OOM kill, signal)
     this.#options.logger.error('browser crashed', { pid: instance.pid, renders: instance.renders, inFlight: instance.inFlight });
+    this.#crashes += 1;
     this.#discard(instance, 'crash');
     this.#instances.delete(instance);
     this.#warmUp();
@@ -377,8 +384,10 @@ export class Supervisor {
     this.#launches += 1;
     const replaced = this.#replacing;
     this.#replacing = null;
-    if (replaced) logger.info('browser restarted', { pid: instance.pid, executable: executablePath, reason: replaced.reason, previousPid: replaced.pid });
-    else logger.info('browser launched', { pid: instance.pid, executable: executablePath });
+    if (replaced) {
+      this.#restarts[replaced.reason] += 1;
+      logger.info('browser restarted', { pid: instance.pid, executable: executablePath, reason: replaced.reason, previousPid: replaced.pid });
+    } else logger.info('browser launched', { pid: instance.pid, executable: executablePath });
     if (this.#closed) {
       await instance.stop();
       throw new RenderError('internal_failure', 'renderer_closed');
