@@ -45,6 +45,7 @@ function stop(code: number): Promise<void> {
     for (const child of children) if (running(child)) child.kill('SIGTERM');
     await Promise.all(children.map(outputEnded));
     await database?.stop();
+    logger.info('service stopped', { code });
     process.exit(code);
   })();
   return stopping;
