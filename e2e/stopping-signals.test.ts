@@ -21,7 +21,8 @@ const outrightKills: { of: string; kill: (service: StartedService) => void }[] =
   { of: "the service's own process", kill: (service) => process.kill(bootstrapOf(service).pid, 'SIGKILL') },
 ];
 
-describe('stopping npm start', () => {
+// each case starts a service of its own; they wait mostly on start-up, so they run side by side
+describe.concurrent('stopping npm start', () => {
   it.each(stopSignals)('$to stops every process in order, and npm exits 0', async ({ send }) => {
     const service = await npmStart();
     try {
