@@ -18,6 +18,7 @@ const unit = [
   'packages/core/test/adapt-source-edits.test.ts',
   'packages/core/test/client-subject.test.ts',
   'packages/core/test/sealed-secrets.test.ts',
+  'packages/core/test/logger.test.ts',
   'apps/web/test/**/*.test.ts',
   'packages/sdk/test/generated-types.test.ts',
   'packages/sdk/test/webhook-signatures.test.ts',

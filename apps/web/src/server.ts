@@ -193,5 +193,6 @@ if (isMain) {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.on('SIGHUP', stop);
   stopWhenParentGone(stop);
 }

@@ -49,6 +49,7 @@ const requestStop = () => {
 };
 process.on('SIGTERM', requestStop);
 process.on('SIGINT', requestStop);
+process.on('SIGHUP', requestStop);
 stopWhenParentGone(requestStop);
 const config = loadConfig();
 warnIfEgressAllowlisted(config, logger);
