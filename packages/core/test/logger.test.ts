@@ -17,12 +17,12 @@ await withLogScope({ requestId: 'req-1' }, async () => {
 logger.error('key svc_sk_v1_0123456789abcdef leaked', {
   link: 'http://localhost:3000/auth/sign-in/svc_link_00ff00ff',
   password: 'hunter2',
-  nested: { webhookSecret: 'svc_whsec_abc', note: 'session svc_ses_abc' },
+  nested: { webhookSecret: 'svc_whsec_abc', note: 'session svc_ses_abc', url: 'postgres://svc:pg-pass@db:5432/svc' },
   error: new Error('connect failed for svc_sk_v1_feedbeef'),
 });
 `;
 
-function logLines(env: NodeJS.ProcessEnv = {}): string[] {
+function logLines(env: Record<string, string> = {}): string[] {
   const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: root,
     env: { ...process.env, SVC_LOG_FORMAT: undefined, ...env },
@@ -45,13 +45,13 @@ describe('the log', () => {
   it('never writes an issued secret whole, nor a field named for a secret', () => {
     const lines = logLines();
     const text = lines.join('\n');
-    for (const secret of ['0123456789abcdef', '00ff00ff', 'hunter2', 'svc_whsec_abc', 'svc_ses_abc', 'feedbeef']) expect(text).not.toContain(secret);
+    for (const secret of ['0123456789abcdef', '00ff00ff', 'hunter2', 'svc_whsec_abc', 'svc_ses_abc', 'feedbeef', 'pg-pass']) expect(text).not.toContain(secret);
     const event = JSON.parse(lines[2]!);
     expect(event).toMatchObject({
       message: 'key svc_sk_v1_[redacted] leaked',
       link: 'http://localhost:3000/auth/sign-in/svc_link_[redacted]',
       password: '[redacted]',
-      nested: { webhookSecret: '[redacted]', note: 'session svc_ses_[redacted]' },
+      nested: { webhookSecret: '[redacted]', note: 'session svc_ses_[redacted]', url: 'postgres://svc:[redacted]@db:5432/svc' },
       error: 'connect failed for svc_sk_v1_[redacted]',
     });
   });

@@ -26,9 +26,12 @@ const issuedSecret = /\b(svc_(?:sk_v1|whsec|ses|link)_)[A-Za-z0-9_-]+/g;
 // fields whose value is a secret whatever it looks like
 const secretField = /pass(word)?|secret|token|api_?key|authorization|cookie|signature/i;
 
-/** A text with every secret the service issues cut to its prefix. */
+// the password of a URL (a database or SMTP URL in a connection error)
+const urlPassword = /(\/\/[^:/@\s]+:)[^@\s/]+@/g;
+
+/** A text with every secret the service issues cut to its prefix, and URL passwords removed. */
 export function redactSecrets(text: string): string {
-  return text.replace(issuedSecret, '$1[redacted]');
+  return text.replace(issuedSecret, '$1[redacted]').replace(urlPassword, '$1[redacted]@');
 }
 
 function redactValue(value: unknown, depth = 0): unknown {
