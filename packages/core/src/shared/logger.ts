@@ -55,7 +55,7 @@ export function prettyLogs(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.SVC_LOG_FORMAT === 'pretty';
 }
 
-const prettyOptions = { messageKey: 'message', ignore: 'pid,hostname,component', messageFormat: '{component}: {message}', colorize: Boolean(process.stderr.isTTY) };
+const prettyOptions = { messageKey: 'message', ignore: 'component', messageFormat: '{component}: {message}', colorize: Boolean(process.stderr.isTTY) };
 
 /** One JSON log line made readable, for SVC_LOG_FORMAT=pretty. */
 export const prettyLogLine: (line: string) => string = prettyFactory(prettyOptions);
