@@ -19,6 +19,7 @@ const unit = [
   'packages/core/test/client-subject.test.ts',
   'packages/core/test/sealed-secrets.test.ts',
   'packages/core/test/probe-endpoints.test.ts',
+  'packages/core/test/logger.test.ts',
   'apps/web/test/**/*.test.ts',
   'packages/sdk/test/generated-types.test.ts',
   'packages/sdk/test/webhook-signatures.test.ts',

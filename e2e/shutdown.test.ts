@@ -2,8 +2,7 @@
 // the foreground process group at once. The service must still shut down in order (requests,
 // renders, browser, worker and web, then the database), quietly, and leave nothing running.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { apiAt } from './support/api.ts';
 import { openLink } from './support/sessions.ts';
 import { freePort } from './support/global-setup.ts';
+import { descendants, isAlive, removeDataDir } from './support/npm-start.ts';
 import { until } from './support/until.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -75,63 +75,4 @@ async function untilRenderRuns(url: string) {
   } finally {
     await db.$disconnect();
   }
-}
-
-interface Proc {
-  pid: number;
-  /** start time in clock ticks since boot: with the pid, it names one process even if the pid is reused */
-  startedAt: string;
-  args: string;
-}
-
-function stat(pid: number): { ppid: number; startedAt: string } | null {
-  try {
-    // the fields after the command name, which sits in parentheses and may hold spaces
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(fields[1]), startedAt: fields[19]! };
-  } catch {
-    return null;
-  }
-}
-
-/** Every process below `pid`, wherever its process group: the database and the browser have their own. */
-function descendants(pid: number): Proc[] {
-  const parents = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    const child = Number(name);
-    const info = Number.isInteger(child) ? stat(child) : null;
-    if (!info) continue;
-    parents.set(info.ppid, [...(parents.get(info.ppid) ?? []), child]);
-  }
-  const found: Proc[] = [];
-  const queue = [...(parents.get(pid) ?? [])];
-  while (queue.length > 0) {
-    const next = queue.shift()!;
-    const info = stat(next);
-    if (!info) continue;
-    let args = '';
-    try {
-      args = readFileSync(`/proc/${next}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
-    } catch {
-      continue;
-    }
-    found.push({ pid: next, startedAt: info.startedAt, args });
-    queue.push(...(parents.get(next) ?? []));
-  }
-  return found;
-}
-
-function isAlive(proc: Proc): boolean {
-  const info = stat(proc.pid);
-  if (!info || info.startedAt !== proc.startedAt) return false;
-  // a zombie has ended; only its parent has not collected it yet
-  return !/^\S+ \(.*\) Z /.test(readFileSync(`/proc/${proc.pid}/stat`, 'utf8'));
-}
-
-/** As root the cluster lives outside the data directory, which links to it. */
-async function removeDataDir(dataDir: string) {
-  const link = join(dataDir, 'pg');
-  if (existsSync(link)) await rm(realpathSync(link), { recursive: true, force: true });
-  await rm(dataDir, { recursive: true, force: true });
 }

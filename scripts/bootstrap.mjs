@@ -13,19 +13,35 @@ const stampDir = join(root, '.setup');
 const pnpmVersion = '10.34.9';
 const pnpmBin = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
 const quiet = process.argv[2] === 'svc';
+// `npm start` is a service: its set-up steps' own output (an install's progress, a build's
+// route table) is kept back, and shown in the log only when a step fails
+const logOnly = process.argv[2] === 'start';
 
-function log(message) {
-  if (!quiet) process.stderr.write(`[setup] ${message}\n`);
+/**
+ * One log event on stderr, in the service's log format (packages/core/src/shared/logger.ts):
+ * a JSON line, or for SVC_LOG_FORMAT=pretty a line for a person.
+ */
+function log(message, level = 'info', fields = {}) {
+  if (quiet && level === 'info') return;
+  const time = new Date().toISOString();
+  if (process.env.SVC_LOG_FORMAT === 'pretty') {
+    const details = Object.entries(fields).map(([key, value]) => `\n    ${key}: ${value}`).join('');
+    process.stderr.write(`[${time.slice(11, 23)}] ${level.toUpperCase()} (${process.pid}): setup: ${message}${details}\n`);
+  } else {
+    process.stderr.write(`${JSON.stringify({ level, time, pid: process.pid, component: 'setup', message, ...fields })}\n`);
+  }
 }
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, {
     cwd: root,
-    stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+    stdio: quiet ? ['ignore', 'ignore', 'inherit'] : logOnly ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     env: { ...process.env, ...options.env },
+    maxBuffer: 64 * 1024 * 1024,
   });
   if (result.status !== 0) {
-    process.stderr.write(`[setup] failed: ${command} ${args.join(' ')}\n`);
+    const output = logOnly ? { output: `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().slice(-8000) } : {};
+    log(`failed: ${command} ${args.join(' ')}`, 'error', { status: result.status, ...output });
     process.exit(result.status ?? 1);
   }
 }
@@ -128,11 +144,50 @@ function ensureWebBuild() {
  * Runs the service in the foreground. This process stays until it has exited: a stop signal
  * sent to this process alone is passed on (one from a terminal reaches both anyway), and the
  * service's own exit code becomes this one, so `npm start` ends only once shutdown has.
+ * package.json runs this script with `exec`, so that it is npm's own child and receives the
+ * signals npm passes on (npm sends them to its shell, which would die or ignore them). If the
+ * process that started this one ends without a signal reaching here (killed outright), the
+ * service stops too. The channel (fd 3) tells the service when this process is gone.
  */
 function serve(script, args, extraEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: root,
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, ...extraEnv },
+  });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  whenParentGone(() => {
+    log('the process that started the service is gone; stopping', 'warn');
+    child.kill('SIGTERM');
+  });
   child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
+/** Calls `onGone` once this process's parent has ended: it is then adopted by another, its parent id changes. */
+function whenParentGone(onGone) {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (parentId() === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, 500);
+  timer.unref();
+}
+
+/** The parent's id now (process.ppid is read once, at start): from /proc, or where there is none, 0 once the first parent is gone. */
+function parentId() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // the fields after the command name, which sits in parentheses and may hold spaces
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    try {
+      process.kill(process.ppid, 0);
+      return process.ppid;
+    } catch {
+      return 0;
+    }
+  }
 }
 
 function exec(args, extraEnv = {}) {

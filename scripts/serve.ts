@@ -7,17 +7,34 @@
 // a bound) and closes its browser, and only when both have exited does the embedded
 // database stop. The database runs in a process group of its own so that a terminal's
 // Ctrl-C, which reaches every process of the foreground group, does not stop it early.
+// The same order follows when the process that started this one is gone (stopWhenParentGone).
+//
+// Output: stdout carries only the banner a person reads once the service is ready (its URL, and
+// on first boot the demo key and sign-in link); stderr carries the log, one JSON line per event,
+// this process's and the web and worker processes' (relayed here, see relayOutput).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { createServiceContext, createSignInLink, ensureDemoAccount, jsonLogger, loadConfig, resealSecrets, sealDataDir } from '@svc/core';
+import {
+  createLogger,
+  createServiceContext,
+  createSignInLink,
+  ensureDemoAccount,
+  loadConfig,
+  prettyLogLine,
+  prettyLogs,
+  resealSecrets,
+  sealDataDir,
+  stopWhenParentGone,
+} from '@svc/core';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
 const publicUrl = (process.env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
-const logger = jsonLogger('start');
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const logger = createLogger('start');
 
 let database: DatabaseHandle | null = null;
 const children: ChildProcess[] = [];
@@ -26,8 +43,9 @@ let stopping: Promise<void> | null = null;
 function stop(code: number): Promise<void> {
   stopping ??= (async () => {
     for (const child of children) if (running(child)) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (running(child) ? new Promise((resolve) => child.once('exit', resolve)) : null)));
+    await Promise.all(children.map(outputEnded));
     await database?.stop();
+    logger.info('service stopped', { code });
     process.exit(code);
   })();
   return stopping;
@@ -36,6 +54,7 @@ function stop(code: number): Promise<void> {
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 process.on('SIGHUP', () => void stop(0));
+stopWhenParentGone(() => void stop(0));
 
 try {
   const dataDir = process.env.SVC_DATA_DIR ?? '.data';
@@ -48,24 +67,29 @@ try {
     log: (message) => logger.info(message),
   });
   if (stopping) await stopping;
-  say(database.embedded ? 'Database: embedded PostgreSQL' : 'Database: DATABASE_URL');
+  logger.info('database ready', { database: database.embedded ? 'embedded PostgreSQL' : 'DATABASE_URL' });
   const { applied } = await migrate(database.url);
-  if (applied.length > 0) say(`Migrations applied: ${applied.join(', ')}`);
+  if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
 
   const db = createDb({ url: database.url, poolSize: 2 });
   const setupCtx = createServiceContext({ db, logger, config: { ...loadConfig(), publicUrl } });
   // secrets stored before sealing, or under a key since rotated, are sealed under the current key
   const { resealed } = await resealSecrets(setupCtx);
-  if (resealed > 0) say(`Secrets sealed under the current key: ${resealed}`);
+  if (resealed > 0) logger.info('secrets sealed under the current key', { resealed });
   const demo = await ensureDemoAccount(setupCtx);
   const demoLink = demo ? await createSignInLink(setupCtx, { accountId: demo.accountId }) : null;
   await db.$disconnect();
   if (stopping) await stopping;
 
-  const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' as const };
-  const start = (script: string) => spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  const web = start('apps/web/src/server.ts');
-  const worker = start('apps/worker/src/main.ts');
+  // the processes write JSON; this one formats their lines for a terminal when asked to
+  const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' as const, SVC_LOG_FORMAT: 'json' };
+  const start = (script: string, component: string) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    relayOutput(child, component);
+    return child;
+  };
+  const web = start('apps/web/src/server.ts', 'web');
+  const worker = start('apps/worker/src/main.ts', 'worker');
   children.push(web, worker);
   for (const child of children) {
     child.once('exit', (code, signal) => {
@@ -75,7 +99,7 @@ try {
     });
   }
 
-  await Promise.all([waitForLine(web, 'web listening'), waitForLine(worker, 'worker running')]);
+  await Promise.all([waitForReady(web), waitForReady(worker)]);
   await waitForWeb(`http://127.0.0.1:${port}/v1/openapi.json`);
   if (stopping) await stopping;
   // one write, so whoever reads the ready line has the demo key with it
@@ -90,7 +114,8 @@ try {
   if (demoLink) {
     lines.push(`Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`);
   }
-  say(lines.join('\n'));
+  logger.info('service ready', { url: publicUrl, demoAccount: demo?.accountId });
+  process.stdout.write(`${lines.join('\n')}\n`);
 } catch (error) {
   if (!stopping) {
     logger.error('start failed', { error: error instanceof Error ? error.message : String(error) });
@@ -102,23 +127,52 @@ function running(child: ChildProcess) {
   return child.exitCode === null && child.signalCode === null;
 }
 
-/** Resolves once the process prints `line`; its later output is read and dropped. */
-function waitForLine(child: ChildProcess, line: string): Promise<void> {
+/** Resolves once the process reports itself ready over its channel. */
+function waitForReady(child: ChildProcess): Promise<void> {
   return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer) => {
-      seen = (seen + chunk.toString()).slice(-4096);
-      if (!seen.includes(line)) return;
-      child.stdout?.off('data', onData);
+    const onExit = () => reject(new Error('a service process exited before it was ready'));
+    child.once('message', () => {
       child.off('exit', onExit);
       resolve();
-    };
-    const onExit = () => reject(new Error(`a service process exited before it printed "${line}"`));
-    child.stdout?.on('data', onData);
+    });
     child.once('exit', onExit);
-    // flowing, so output nobody waits for never fills the pipe
-    child.stdout?.resume();
   });
+}
+
+/**
+ * A child's output, line by line, into this process's log: its JSON lines as they are, and any
+ * other line (a library writing on its own) as an event of the child's component, so every
+ * line of the service's log is JSON.
+ */
+function relayOutput(child: ChildProcess, component: string) {
+  const strays = createLogger(component);
+  const relay = (stream: Readable | null, level: 'info' | 'warn') => {
+    if (!stream) return;
+    createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+      if (isLogLine(line)) process.stderr.write(prettyLogs() ? prettyLogLine(line) : `${line}\n`);
+      else if (line.trim() !== '') strays[level](line);
+    });
+  };
+  relay(child.stdout, 'info');
+  relay(child.stderr, 'warn');
+}
+
+function isLogLine(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    const event: unknown = JSON.parse(line);
+    return typeof event === 'object' && event !== null && 'level' in event && 'message' in event;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once the process has exited and its last lines are relayed. */
+async function outputEnded(child: ChildProcess): Promise<void> {
+  if (running(child)) await new Promise((resolve) => child.once('exit', resolve));
+  if (child.stdout?.readableEnded !== false && child.stderr?.readableEnded !== false) return;
+  // a grandchild that inherited the pipes could hold them open: the wait has a bound
+  await Promise.race([new Promise((resolve) => child.once('close', resolve)), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
 }
 
 async function waitForWeb(url: string) {

@@ -104,14 +104,16 @@ export function startProcess(script: string, env: Record<string, string>): Child
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // flowing, so output nobody waits for never fills the pipe and stalls the process
+  // flowing, so output nobody waits for never fills the pipe and stalls the process; the log
+  // lines (stderr) stay in sight in the test run's own output
   child.stdout?.resume();
+  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   return child;
 }
 
-/** Resolves once the process prints `line` on stdout (the worker prints "worker running"). */
+/** Resolves once the process prints `line`, on stdout or in its log (the worker logs "worker running"). */
 export async function waitForLine(child: ChildProcess, line: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     let seen = '';
@@ -124,6 +126,7 @@ export async function waitForLine(child: ChildProcess, line: string): Promise<vo
     };
     const onExit = (code: number | null) => reject(new Error(`process exited with ${code} before it printed "${line}"`));
     child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
     child.once('exit', onExit);
   });
 }

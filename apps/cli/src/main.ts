@@ -9,7 +9,7 @@ import {
   setMaintenance,
   DomainError,
   grantAccountCredits,
-  jsonLogger,
+  createLogger,
   loadConfig,
   revokeOperatorToken,
   type ServiceContext,
@@ -163,7 +163,7 @@ const db = createDb({ url: database.url, poolSize: 2 });
 let exitCode = 0;
 try {
   await migrate(database.url);
-  await main(createServiceContext({ db, logger: jsonLogger('cli'), config: loadConfig() }), process.argv.slice(2));
+  await main(createServiceContext({ db, logger: createLogger('cli'), config: loadConfig() }), process.argv.slice(2));
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   const message = error instanceof UsageError ? `${error.message}\n${usage}` : error instanceof DomainError ? error.code : String(error);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type ErrorCode, errorBody, type Operation, operations, type RouteMatch, RouteTable } from '@svc/contracts';
 import { answerProbe, type ProbeOptions } from '@svc/core/operations';
 import next from 'next';
+import { type Logger, silentLogger, withLogScope } from '@svc/core';
 import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './http/client-address.ts';
 import { countRequest, routeLabel } from './http/request-metrics.ts';
 import { dispatchV1, loadV1Routes } from './http/v1-dispatch.ts';
@@ -74,9 +75,22 @@ export interface StartWebOptions {
   trustedProxyHops?: number;
   /** What /readyz checks besides shutdown, and the /metrics token; unset: ready whenever not shutting down. */
   probes?: ProbeOptions;
+  /** Where a line per answered request and the causes of failed requests go. */
+  logger?: Logger;
 }
 
-export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyHops = 0, probes }: StartWebOptions) {
+/** One line per request once it is answered or its client went away: what an access log holds. */
+function logWhenAnswered(req: IncomingMessage, res: ServerResponse, logger: Logger) {
+  const started = performance.now();
+  res.once('close', () => {
+    // the path only: a query may carry what its sender would not have logged
+    const path = (req.url ?? '/').split('?')[0];
+    const durationMs = Math.round(performance.now() - started);
+    logger.info('request', { method: req.method, path, status: res.statusCode, durationMs, ...(res.writableFinished ? {} : { aborted: true }) });
+  });
+}
+
+export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyHops = 0, probes, logger = silentLogger }: StartWebOptions) {
   const dir = fileURLToPath(new URL('..', import.meta.url));
   const app = next({ dev: false, dir, hostname, port, quiet: true });
   await app.prepare();
@@ -94,11 +108,16 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
   let closing = false;
   const unanswered = new Set<ServerResponse>();
   const server = createServer({ maxHeaderSize: parserHeaderLimit }, (req, res) => {
-    if (closing) res.setHeader('connection', 'close');
-    unanswered.add(res);
-    res.once('close', () => unanswered.delete(res));
     // the service's id replaces anything the client sent, so it is always a fresh UUID
     const requestId = randomUUID();
+    // every line logged while answering, here, in Next or in a use-case, carries the request's id
+    withLogScope({ requestId }, () => answer(req, res, requestId));
+  });
+  const answer = (req: IncomingMessage, res: ServerResponse, requestId: string) => {
+    if (closing) res.setHeader('connection', 'close');
+    unanswered.add(res);
+    logWhenAnswered(req, res, logger);
+    res.once('close', () => unanswered.delete(res));
     req.headers['x-request-id'] = requestId;
     // the client address for per-client limits; replaces anything the client sent under that name
     req.headers[clientAddressHeader] = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops);
@@ -114,11 +133,11 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
     if (route === 'answered') return;
     const answering = route === 'next' ? handleNext(req, res) : dispatchV1(v1Routes, route.operation as Operation, route.params, req, res);
     answering.catch((error: unknown) => {
-      process.stderr.write(`${JSON.stringify({ level: 'error', component: 'web', message: 'request failed', requestId, error: String(error) })}\n`);
+      logger.error('request failed', { error: error instanceof Error ? error.stack : String(error) });
       if (!res.headersSent) sendError(res, requestId, 'internal_error');
       else res.destroy();
     });
-  });
+  };
   // the parser reports an error again for every further chunk of a bad head: answer once
   const answered = new WeakSet<Socket>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -171,20 +190,23 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   const port = Number(process.env.PORT ?? 3000);
   // the warning comes before the process reports itself ready
-  const { jsonLogger, loadConfig, warnIfEgressAllowlisted } = await import('@svc/core');
+  const { createLogger, loadConfig, reportReady, stopWhenParentGone, warnIfEgressAllowlisted } = await import('@svc/core');
+  const logger = createLogger('web');
   // loaded now: a terminal's Ctrl-C also stops tsx's compiler process, so nothing compiles at shutdown
   const { closeServiceContext, serviceContext } = await import('./http/context.ts');
   const { startHeartbeat } = await import('@svc/core');
-  warnIfEgressAllowlisted(loadConfig(), jsonLogger('web'));
-  const { databaseReadiness } = await import('@svc/core/operations');
   const config = loadConfig();
+  warnIfEgressAllowlisted(config, logger);
+  const { databaseReadiness } = await import('@svc/core/operations');
   const { beginShutdown, close } = await startWebServer({
     port,
     hostname: process.env.HOST ?? '0.0.0.0',
     trustedProxyHops: trustedProxyHops(process.env.SVC_TRUSTED_PROXY_HOPS),
     probes: { metricsToken: config.metricsToken, readiness: () => databaseReadiness(serviceContext().db) },
+    logger,
   });
-  process.stdout.write(`web listening on ${port}\n`);
+  logger.info('web listening', { port });
+  reportReady();
   // one heartbeat a minute: the public uptime and status read them
   const stopHeartbeat = startHeartbeat(serviceContext(), 'web');
   // the first template request should not pay for starting the sandbox threads
@@ -206,4 +228,6 @@ if (isMain) {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.on('SIGHUP', stop);
+  stopWhenParentGone(stop);
 }

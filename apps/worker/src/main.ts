@@ -4,7 +4,7 @@
 import {
   createServiceContext,
   crontab,
-  jsonLogger,
+  createLogger,
   loadConfig,
   newWorkerPresence,
   recordWorkerPresence,
@@ -12,8 +12,10 @@ import {
   recoverTemplateMessages,
   recoverWebhookDeliveries,
   releaseLostTaskLocks,
+  reportReady,
   sealDataDir,
   startHeartbeat,
+  stopWhenParentGone,
   warnIfEgressAllowlisted,
   workerApplicationName,
 } from '@svc/core';
@@ -38,7 +40,7 @@ setFlagsFromString('--heap-growing-percent=100');
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is not set');
 
-const logger = jsonLogger('worker');
+const logger = createLogger('worker');
 // a stop asked for while the worker starts waits until there is something to stop:
 // the browser runs in a process group of its own and must not outlive the worker
 let stopRequested = false;
@@ -50,6 +52,8 @@ const requestStop = () => {
 };
 process.on('SIGTERM', requestStop);
 process.on('SIGINT', requestStop);
+process.on('SIGHUP', requestStop);
+stopWhenParentGone(requestStop);
 const config = loadConfig();
 warnIfEgressAllowlisted(config, logger);
 // the tenants' files are the service's user's only; the browser runs as another account
@@ -79,7 +83,7 @@ const health = config.workerHealth
             },
     })
   : null;
-if (health) process.stdout.write(`worker health on ${health.port}\n`);
+if (health) logger.info('worker health listening', { port: health.port });
 
 // the browser starts with the worker so the first render finds it warm
 if (!lazyBrowser) await renderEngine.start();
@@ -97,7 +101,10 @@ queueEvents.on('pool:create', ({ workerPool }) => {
 });
 // every queue connection under this process's name
 const queuePool = new pg.Pool({ connectionString: url, application_name: workerApplicationName(presence), max: 10 });
+// idle connections report errors to the pool, checked-out ones to themselves; without both
+// handlers a dropped connection would end the process (graphile-worker warns of either missing)
 queuePool.on('error', (error) => logger.warn('queue connection failed', { error: error.message }));
+queuePool.on('connect', (client) => client.on('error', (error) => logger.warn('queue connection failed', { error: error.message })));
 const queueLogger = new Logger((scope) => (level, message, meta) => {
   if (level === 'debug') return;
   // a line per successful task (every render, every cron tick) is noise; failures still log
@@ -124,7 +131,8 @@ await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery 
 await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
 await recoverTemplateMessages(ctx).catch((error: unknown) => logger.error('AI message recovery failed', { error: String(error) }));
 renderWake = await wakeRenderSlots(url, workerApplicationName(presence), renderSlots, logger);
-process.stdout.write('worker running\n');
+logger.info('worker running');
+reportReady();
 
 // Running tasks get as long as a render may take, plus time to store its file and finish it.
 const handBackAfterMs = config.renderTimeoutMs + 15_000;

@@ -4,7 +4,7 @@
 // Single renders and group members have slots of their own, so members waiting for the
 // browser never hold a slot a single render needs (the browser pool then lets single renders
 // go first, see packages/renderer/src/browser/slots.ts).
-import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderClaimedJob, renderQueuedChannel, type ServiceContext } from '@svc/core';
+import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderClaimedJob, renderQueuedChannel, type ServiceContext, withLogScope } from '@svc/core';
 import pg from 'pg';
 
 /** After an error outside the render (storage, database) a job waits this long before its next claim. */
@@ -65,17 +65,25 @@ export class RenderSlots {
   }
 
   #start(job: ClaimedJob): void {
-    const done = renderClaimedJob(this.ctx, job)
-      .catch(async (error: unknown) => {
-        this.ctx.logger.error('render job interrupted; handed back to the queue', { jobId: job.id, error: error instanceof Error ? error.message : String(error) });
-        await handBackRender(this.ctx, job, handBackDelayMs).catch(() => {});
-      })
-      .finally(() => {
-        this.#running.delete(job.id);
-        // the freed slot takes the next job, if the queue may still hold one
-        if (!this.#drained) this.#claim();
-      });
+    // every line about the job, the renderer's included, carries its id
+    const done = withLogScope({ jobId: job.id }, () => this.#render(job)).finally(() => {
+      this.#running.delete(job.id);
+      // the freed slot takes the next job, if the queue may still hold one
+      if (!this.#drained) this.#claim();
+    });
     this.#running.set(job.id, { job, done });
+  }
+
+  async #render(job: ClaimedJob): Promise<void> {
+    const started = performance.now();
+    this.ctx.logger.info('render job started', { attempt: job.attempts, bulk: this.options.bulk });
+    try {
+      await renderClaimedJob(this.ctx, job);
+      this.ctx.logger.info('render job ended', { durationMs: Math.round(performance.now() - started) });
+    } catch (error) {
+      this.ctx.logger.error('render job interrupted; handed back to the queue', { error: error instanceof Error ? error.message : String(error) });
+      await handBackRender(this.ctx, job, handBackDelayMs).catch(() => {});
+    }
   }
 
   /** Takes no more jobs; running ones get until `boundMs`, then what still runs goes back to the queue. */

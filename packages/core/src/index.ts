@@ -47,6 +47,8 @@ export * from './keys/list-api-keys.ts';
 export * from './keys/revoke-api-key.ts';
 export * from './keys/update-api-key.ts';
 export * from './shared/context.ts';
+export { createLogger, type LogScope, prettyLogLine, prettyLogs, redactSecrets, withLogScope } from './shared/logger.ts';
+export { reportReady, stopWhenParentGone } from './shared/process-lifecycle.ts';
 export * from './shared/errors.ts';
 export { encodeCursor } from './shared/cursor.ts';
 export * from './shared/ids.ts';

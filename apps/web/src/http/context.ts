@@ -1,4 +1,4 @@
-import { createServiceContext, jsonLogger, loadConfig, type ServiceContext } from '@svc/core';
+import { createServiceContext, createLogger, loadConfig, type ServiceContext } from '@svc/core';
 import { createDb } from '@svc/db';
 
 const holder = globalThis as typeof globalThis & { __svcServiceContext?: ServiceContext };
@@ -11,7 +11,7 @@ export function serviceContext(): ServiceContext {
     holder.__svcServiceContext = createServiceContext({
       db: createDb({ url, poolSize: Number(process.env.SVC_WEB_DB_POOL ?? 10) }),
       databaseUrl: url,
-      logger: jsonLogger('web'),
+      logger: createLogger('web'),
       config: loadConfig(),
     });
   }

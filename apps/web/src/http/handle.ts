@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, unsafeTextDetail } from '@svc/contracts';
-import { DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
+import { createLogger, DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
 import { authenticate } from './authenticate.ts';
 import type { z } from 'zod';
 import { serviceContext } from './context.ts';
@@ -122,7 +122,7 @@ export function errorResponse(error: unknown, requestId: string, ctx?: ServiceCo
     return respond(status, body, requestId, headers);
   }
   // the cause is logged for operators; the client sees only the generic answer
-  (ctx?.logger ?? console).error('unhandled error', { requestId, error: error instanceof Error ? error.stack : String(error) });
+  (ctx?.logger ?? createLogger('web')).error('unhandled error', { requestId, error: error instanceof Error ? error.stack : String(error) });
   const { status, body } = errorBody('internal_error', requestId);
   return respond(status, body, requestId);
 }

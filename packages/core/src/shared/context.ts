@@ -76,16 +76,4 @@ const pollingCompletions: CompletionWaiter = {
   close: async () => {},
 };
 
-/** Structured one-line JSON logs on stderr. */
-export function jsonLogger(component: string): Logger {
-  const write = (level: string, message: string, fields?: Record<string, unknown>) => {
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, component, message, ...fields })}\n`);
-  };
-  return {
-    info: (message, fields) => write('info', message, fields),
-    warn: (message, fields) => write('warn', message, fields),
-    error: (message, fields) => write('error', message, fields),
-  };
-}
-
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -1,0 +1,78 @@
+// The service's logs: one JSON object per line on stderr, with time, level, component and
+// message, then the event's fields. The ids of the request or render job being worked on come
+// from the log scope, so use-cases log through ctx.logger without knowing which request or job
+// they serve. Secrets the service issues never appear whole, wherever they sit in a line.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { pino } from 'pino';
+import { build as prettyStream, prettyFactory } from 'pino-pretty';
+import type { Logger } from './context.ts';
+
+/** What the code running now works for; every line logged inside carries these ids. */
+export interface LogScope {
+  requestId?: string;
+  jobId?: string;
+}
+
+const scope = new AsyncLocalStorage<LogScope>();
+
+/** Runs `work` with `ids` added to every line it logs, across its awaits. */
+export function withLogScope<T>(ids: LogScope, work: () => T): T {
+  return scope.run({ ...scope.getStore(), ...ids }, work);
+}
+
+// API keys, webhook signing secrets, session tokens and sign-in link tokens: the prefix stays,
+// so a line still says which kind it was
+const issuedSecret = /\b(svc_(?:sk_v1|whsec|ses|link)_)[A-Za-z0-9_-]+/g;
+// fields whose value is a secret whatever it looks like
+const secretField = /pass(word)?|secret|token|api_?key|authorization|cookie|signature/i;
+
+// the password of a URL (a database or SMTP URL in a connection error)
+const urlPassword = /(\/\/[^:/@\s]+:)[^@\s/]+@/g;
+
+/** A text with every secret the service issues cut to its prefix, and URL passwords removed. */
+export function redactSecrets(text: string): string {
+  return text.replace(issuedSecret, '$1[redacted]').replace(urlPassword, '$1[redacted]@');
+}
+
+function redactValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactSecrets(value);
+  if (value instanceof Error) return redactSecrets(value.message);
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, depth + 1));
+  return redactFields(value as Record<string, unknown>, depth + 1);
+}
+
+export function redactFields(fields: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  const clean: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    clean[key] = secretField.test(key) && value !== undefined && value !== null ? '[redacted]' : redactValue(value, depth);
+  }
+  return clean;
+}
+
+/** SVC_LOG_FORMAT=pretty: coloured lines for a person at a terminal instead of JSON. */
+export function prettyLogs(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SVC_LOG_FORMAT === 'pretty';
+}
+
+const prettyOptions = { messageKey: 'message', ignore: 'component', messageFormat: '{component}: {message}', colorize: Boolean(process.stderr.isTTY) };
+
+/** One JSON log line made readable, for SVC_LOG_FORMAT=pretty. */
+export const prettyLogLine: (line: string) => string = prettyFactory(prettyOptions);
+
+/** The Logger of one component (web, worker, start, ...), writing on stderr. */
+export function createLogger(component: string): Logger {
+  const lines = pino(
+    {
+      base: { component },
+      messageKey: 'message',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }), log: (fields) => redactFields(fields) },
+      mixin: () => ({ ...scope.getStore() }),
+    },
+    // synchronous, so the lines written just before a process exits are not lost
+    prettyLogs() ? prettyStream({ ...prettyOptions, destination: 2, sync: true }) : pino.destination({ fd: 2, sync: true }),
+  );
+  const write = (level: 'info' | 'warn' | 'error') => (message: string, fields?: Record<string, unknown>) => lines[level](fields ?? {}, redactSecrets(message));
+  return { info: write('info'), warn: write('warn'), error: write('error') };
+}

@@ -1,0 +1,66 @@
+// The service's log lines, as a process writes them on stderr: one JSON event per line, the ids
+// of the request or job in scope, secrets cut to their prefix, and readable text when asked.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+const script = `
+import { createLogger, withLogScope } from './packages/core/src/shared/logger.ts';
+const logger = createLogger('web');
+logger.info('plain', { port: 3000 });
+await withLogScope({ requestId: 'req-1' }, async () => {
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  await withLogScope({ jobId: 'job-1' }, async () => logger.warn('inside'));
+});
+logger.error('key svc_sk_v1_0123456789abcdef leaked', {
+  link: 'http://localhost:3000/auth/sign-in/svc_link_00ff00ff',
+  password: 'hunter2',
+  nested: { webhookSecret: 'svc_whsec_abc', note: 'session svc_ses_abc', url: 'postgres://svc:pg-pass@db:5432/svc' },
+  error: new Error('connect failed for svc_sk_v1_feedbeef'),
+});
+`;
+
+function logLines(env: Record<string, string> = {}): string[] {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: root,
+    env: { ...process.env, SVC_LOG_FORMAT: undefined, ...env },
+    encoding: 'utf8',
+  });
+  expect(result.status, result.stderr).toBe(0);
+  expect(result.stdout).toBe('');
+  return result.stderr.trimEnd().split('\n');
+}
+
+describe('the log', () => {
+  it('writes one JSON event per line with time, level, component, message and the ids in scope', () => {
+    const [plain, inside] = logLines().map((line) => JSON.parse(line));
+    expect(plain).toMatchObject({ level: 'info', component: 'web', message: 'plain', port: 3000 });
+    expect(Number.isNaN(Date.parse(plain.time))).toBe(false);
+    expect(plain).not.toHaveProperty('requestId');
+    expect(inside).toMatchObject({ level: 'warn', message: 'inside', requestId: 'req-1', jobId: 'job-1' });
+  });
+
+  it('never writes an issued secret whole, nor a field named for a secret', () => {
+    const lines = logLines();
+    const text = lines.join('\n');
+    for (const secret of ['0123456789abcdef', '00ff00ff', 'hunter2', 'svc_whsec_abc', 'svc_ses_abc', 'feedbeef', 'pg-pass']) expect(text).not.toContain(secret);
+    const event = JSON.parse(lines[2]!);
+    expect(event).toMatchObject({
+      message: 'key svc_sk_v1_[redacted] leaked',
+      link: 'http://localhost:3000/auth/sign-in/svc_link_[redacted]',
+      password: '[redacted]',
+      nested: { webhookSecret: '[redacted]', note: 'session svc_ses_[redacted]', url: 'postgres://svc:[redacted]@db:5432/svc' },
+      error: 'connect failed for svc_sk_v1_[redacted]',
+    });
+  });
+
+  it('writes readable lines for a terminal with SVC_LOG_FORMAT=pretty', () => {
+    const text = logLines({ SVC_LOG_FORMAT: 'pretty' }).join('\n');
+    expect(text).not.toMatch(/^\{/m);
+    expect(text).toMatch(/INFO.*web: plain/);
+    expect(text).toContain('requestId: "req-1"');
+    expect(text).not.toContain('hunter2');
+  });
+});
