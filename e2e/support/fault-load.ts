@@ -105,6 +105,8 @@ export interface FaultFigures {
   jobs: number;
   succeeded: number;
   failed: number;
+  /** Why jobs failed: "category/code" and how many. */
+  failures: Record<string, number>;
   batches: number;
   webhookEvents: number;
   lost: number;
@@ -146,7 +148,8 @@ export function validSignature(header: string | undefined, body: string, secret:
 export async function checkAfterFault(env: FaultEnv, account: FaultAccount, load: SteadyLoad, fault: string): Promise<FaultFigures> {
   const db = env.database.db;
   const where = { accountId: account.accountId };
-  expect(load.unexpected, fault).toEqual([]);
+  const webErrors = env.web.output().split('\n').filter((line) => line.includes('"level":"error"')).slice(-5).join('\n');
+  expect(load.unexpected, `${fault}; the web process logged:\n${webErrors}`).toEqual([]);
 
   // every batch finishes, then every job of the account (members included) ends
   for (const sent of load.sent.filter((each) => each.kind === 'batch')) {
@@ -224,6 +227,7 @@ export async function checkAfterFault(env: FaultEnv, account: FaultAccount, load
     jobs: jobs.length,
     succeeded: succeeded.length,
     failed: jobs.length - succeeded.length,
+    failures: failureCounts(jobs.filter((job) => job.status !== 'succeeded')),
     batches: load.sent.filter((each) => each.kind === 'batch').length,
     webhookEvents: events.length,
     lost: lost + missingRows,
@@ -232,8 +236,20 @@ export async function checkAfterFault(env: FaultEnv, account: FaultAccount, load
   expect(figures.lost, `${fault}: lost jobs`).toBe(0);
   expect(figures.doubleCharged, `${fault}: double charges`).toBe(0);
   console.log(
-    `fault "${fault}": jobs ${figures.jobs} (succeeded ${figures.succeeded}, failed ${figures.failed}, batches ${figures.batches}), ` +
+    `fault "${fault}": jobs ${figures.jobs} (succeeded ${figures.succeeded}, failed ${figures.failed}${describeFailures(figures.failures)}, batches ${figures.batches}), ` +
       `webhook events ${figures.webhookEvents}, faults 1, lost ${figures.lost}, double-charged ${figures.doubleCharged}`,
   );
   return figures;
 }
+
+function failureCounts(jobs: { errorCategory: string | null; errorCode: string | null }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const job of jobs) {
+    const reason = `${job.errorCategory}/${job.errorCode}`;
+    counts[reason] = (counts[reason] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const describeFailures = (failures: Record<string, number>) =>
+  Object.keys(failures).length === 0 ? '' : ` [${Object.entries(failures).map(([reason, count]) => `${reason} x${count}`).join(', ')}]`;
