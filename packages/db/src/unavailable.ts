@@ -12,6 +12,8 @@ const serverStates = /^(08|57P)/;
 
 interface ErrorLike {
   code?: unknown;
+  /** a driver adapter error's cause names its kind */
+  kind?: unknown;
   errorCode?: unknown;
   message?: unknown;
   cause?: unknown;
@@ -23,6 +25,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const candidate = error as ErrorLike;
   const code = typeof candidate.code === 'string' ? candidate.code : typeof candidate.errorCode === 'string' ? candidate.errorCode : '';
   if (unreachableCodes.has(code) || socketCodes.has(code) || serverStates.test(code)) return true;
+  if (typeof candidate.kind === 'string' && unreachableKinds.has(candidate.kind)) return true;
   const adapterCause = candidate.meta?.driverAdapterError?.cause;
   if (typeof adapterCause?.kind === 'string' && unreachableKinds.has(adapterCause.kind)) return true;
   if (adapterCause?.kind === 'postgres' && typeof adapterCause.code === 'string' && serverStates.test(adapterCause.code)) return true;
