@@ -2,3 +2,4 @@ export { createDb, type Db, type DbOrTx, type Tx } from './client.ts';
 export { Prisma } from './generated/prisma/client.ts';
 export type * from './generated/prisma/client.ts';
 export * from './generated/prisma/enums.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, unsafeTextDetail } from '@svc/contracts';
+import { isDatabaseUnavailable } from '@svc/db';
 import { createLogger, DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
 import { authenticate } from './authenticate.ts';
 import type { z } from 'zod';
 import { serviceContext } from './context.ts';
 import { type RawUpload, readJsonBody, readRawBody } from './request-body.ts';
+
+/** How soon a client may retry while the database is unavailable: a restart takes seconds. */
+const databaseRetrySeconds = 2;
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -58,9 +62,19 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
       return respond(result.status, payload, requestId, result.headers);
     } catch (error) {
-      return errorResponse(error, requestId, ctx);
+      return errorResponse(unavailableAsOverloaded(operation, error, requestId, ctx), requestId, ctx);
     }
   };
+}
+
+/**
+ * The database down or restarting answers 503 overloaded with Retry-After where the operation
+ * may answer it, rather than 500: the client sends again (with its Idempotency-Key) once it is back.
+ */
+function unavailableAsOverloaded(operation: Operation, error: unknown, requestId: string, ctx?: ServiceContext): unknown {
+  if (!isDatabaseUnavailable(error) || !operation.errors.includes('overloaded')) return error;
+  (ctx?.logger ?? createLogger('web')).warn('database unavailable; answered overloaded', { requestId, error: error instanceof Error ? error.message.slice(-300) : String(error) });
+  return new DomainError('overloaded', { retryAfterSeconds: databaseRetrySeconds });
 }
 
 /** Path parameters checked by the contract; a malformed id names no resource, so it is not found. */
