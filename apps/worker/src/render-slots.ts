@@ -8,7 +8,12 @@ import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderCl
 import pg from 'pg';
 
 /** After an error outside the render (storage, database) a job waits this long before its next claim. */
-const handBackDelayMs = 2_000;
+/**
+ * Pause before a job handed back after its attempt `n` (an error outside the render itself:
+ * storage, the database) is claimed again: 2 s, then 10 s, then 50 s, so an outage of ten
+ * seconds or so costs a job one of its attempts, not all of them.
+ */
+const handBackDelayMs = (attempt: number) => 2_000 * 5 ** Math.max(0, attempt - 1);
 
 /** Slots of one kind (single renders or group members): claims while a slot is free and a job is due. */
 export class RenderSlots {
@@ -82,7 +87,7 @@ export class RenderSlots {
       this.ctx.logger.info('render job ended', { durationMs: Math.round(performance.now() - started) });
     } catch (error) {
       this.ctx.logger.error('render job interrupted; handed back to the queue', { error: error instanceof Error ? error.message : String(error) });
-      await handBackRender(this.ctx, job, handBackDelayMs).catch(() => {});
+      await handBackRender(this.ctx, job, handBackDelayMs(job.attempts)).catch(() => {});
     }
   }
 
