@@ -7,7 +7,6 @@
 import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderClaimedJob, renderQueuedChannel, type ServiceContext, withLogScope } from '@svc/core';
 import pg from 'pg';
 
-/** After an error outside the render (storage, database) a job waits this long before its next claim. */
 /**
  * Pause before a job handed back after its attempt `n` (an error outside the render itself:
  * storage, the database) is claimed again: 2 s, then 10 s, then 50 s, so an outage of ten
