@@ -2,8 +2,9 @@
 // loopback HTTPS webhook receiver) so nothing else moves its counters, scraped before and
 // after real renders, a failing render, a webhook delivery, a refused template evaluation and
 // a browser crash. Then shutdown: readiness turns false while both processes still serve.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processTree } from '../packages/renderer/test/support/processes.ts';
 import type { ApiResponse } from './support/api.ts';
 import { freePort } from './support/global-setup.ts';
 import { declares, type Scrape, scrape, total } from './support/metrics.ts';
@@ -149,27 +150,15 @@ describe('metrics', () => {
   });
 });
 
-/** The browser process the worker started: its own process group, so found among the worker's descendants. */
+/** The browser process the worker started (its own process group), found among the worker's descendants. */
 function chromiumUnder(rootPid: number): number | null {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
+  const readCommand = (pid: number) => {
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     } catch {
-      // the process ended while listed
+      return '';
     }
-  }
-  const isUnder = (pid: number): boolean => {
-    for (let current = parents.get(pid); current !== undefined && current > 1; current = parents.get(current)) if (current === rootPid) return true;
-    return false;
   };
-  for (const [pid, parent] of parents) {
-    if (!isUnder(pid)) continue;
-    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    // the browser itself, not one of its own children (renderer, zygote, GPU processes)
-    if (/chrom/.test(command) && !/--type=/.test(command) && !/chrom/.test(readFileSync(`/proc/${parent}/cmdline`, 'utf8').split('\0')[0] ?? '')) return pid;
-  }
-  return null;
+  // the browser itself, not one of its own children (renderer, zygote, GPU processes carry --type=)
+  return processTree(rootPid).find((pid) => pid !== rootPid && /chrom/.test(readCommand(pid)) && !/--type=/.test(readCommand(pid))) ?? null;
 }

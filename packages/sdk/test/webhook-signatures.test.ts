@@ -1,7 +1,8 @@
 // Signatures made by the service's own signing function, checked by the SDK's verifier.
 import { describe, expect, it } from 'vitest';
 import { signatureHeader } from '@svc/core';
-import { verifyWebhook, WebhookVerificationError } from '../src/index.ts';
+import { verifyWebhook } from '../src/index.ts';
+import { refusal } from './support/refusal.ts';
 
 const current = `svc_whsec_${'a1'.repeat(32)}`;
 const previous = `svc_whsec_${'b2'.repeat(32)}`;
@@ -12,16 +13,6 @@ const body = JSON.stringify({
   data: { job: { id: `pdf_${'1'.repeat(32)}`, state: 'succeeded', output: 'pdf', url: 'https://render.example/v1/pdf/x' } },
 });
 const signedAt = new Date('2026-01-01T00:00:10.000Z');
-
-function refusal(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof WebhookVerificationError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('verifyWebhook', () => {
   it('accepts the exact body signed with the secret, as a string or as bytes, and returns the event', () => {

@@ -5,7 +5,8 @@ import { until } from '../../../e2e/support/until.ts';
 import { startWebhookEnv, type WebhookEnv } from '../../../e2e/support/webhook-env.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from '../../../e2e/support/webhook-receiver.ts';
 import { makeTestTls } from '../../../e2e/support/webhook-tls.ts';
-import { createRenderingClient, verifyWebhook, WebhookVerificationError, webhookSignatureHeader } from '../src/index.ts';
+import { createRenderingClient, verifyWebhook, webhookSignatureHeader } from '../src/index.ts';
+import { refusal } from './support/refusal.ts';
 
 let env: WebhookEnv;
 let receiver: Receiver;
@@ -23,16 +24,6 @@ afterAll(async () => {
 
 const deliveredTo = (path: string) => receiver.received.filter((request) => request.path === path);
 const signatureOf = (request: ReceivedRequest) => request.headers[webhookSignatureHeader] as string;
-
-function refusal(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof WebhookVerificationError) return error.reason;
-    throw error;
-  }
-  return undefined;
-}
 
 describe('webhook verification', () => {
   it('accepts a real delivery of a render, and refuses it altered, late or under another secret', async () => {
