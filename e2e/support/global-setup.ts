@@ -106,10 +106,15 @@ export function startProcess(script: string, env: Record<string, string>): Child
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  // flowing, so output nobody waits for never fills the pipe and stalls the process; the log
-  // lines (stderr) stay in sight in the test run's own output
+  // flowing, so output nobody waits for never fills the pipe and stalls the process; warnings
+  // and errors stay in sight in the test run's own output (a line per request would bury them)
   child.stdout?.resume();
-  child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  let partial = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (!/^\{"level":"info"/.test(line)) process.stderr.write(`${line}\n`);
+  });
   return child;
 }
 
