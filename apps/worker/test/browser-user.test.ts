@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
+import { loggedEvent } from '../../../e2e/support/log-lines.ts';
 import { until } from '../../../e2e/support/until.ts';
 import { processTree } from '../../../packages/renderer/test/support/processes.ts';
 import { useWorkerProcesses } from './support/worker-processes.ts';
@@ -28,7 +29,7 @@ test("the worker seals its data directory, and its browser can read neither that
   expect(mode(dataDir)).toBe('700');
   expect(mode(join(dataDir, 'files'))).toBe('700');
 
-  const browserPid = Number(/"message":"browser launched","pid":(\d+)/.exec(worker.output())?.[1]);
+  const browserPid = Number(loggedEvent(worker.output(), 'browser launched')?.pid);
   expect(browserPid).toBeGreaterThan(0);
   const status = readFileSync(`/proc/${browserPid}/status`, 'utf8');
   const uid = Number(status.match(/^Uid:\s*(\d+)/m)![1]);

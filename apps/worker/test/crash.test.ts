@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { type ApiKeyPrincipal, createAccount, createRender, createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { describe, expect, it } from 'vitest';
+import { loggedEvent } from '../../../e2e/support/log-lines.ts';
 import { until } from '../../../e2e/support/until.ts';
 import { useWorkerProcesses } from './support/worker-processes.ts';
 
@@ -34,7 +35,7 @@ describe('worker crash', () => {
     // render timeout), so the next worker need not wait long once this one is gone
     const first = startWorker({ SVC_RENDER_LEASE_SECONDS: '2' });
     await until(async () => first.output().includes('worker running'));
-    const browserPid = Number(/"message":"browser launched","pid":(\d+)/.exec(first.output())?.[1]);
+    const browserPid = Number(loggedEvent(first.output(), 'browser launched')?.pid);
     expect(browserPid).toBeGreaterThan(0);
     const slow = '<script>const end = Date.now() + 3000; while (Date.now() < end) {}</script><p>slow</p>';
     const { job } = await createRender(ctx, {

@@ -29,7 +29,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const adapterCause = candidate.meta?.driverAdapterError?.cause;
   if (typeof adapterCause?.kind === 'string' && unreachableKinds.has(adapterCause.kind)) return true;
   if (adapterCause?.kind === 'postgres' && typeof adapterCause.code === 'string' && serverStates.test(adapterCause.code)) return true;
-  // node-postgres ends a client whose server went away with this message and no code
-  if (typeof candidate.message === 'string' && /Connection terminated/.test(candidate.message)) return true;
+  // node-postgres ends a client whose server went away with these messages and no code
+  if (typeof candidate.message === 'string' && /Connection terminated|not queryable/.test(candidate.message)) return true;
   return isDatabaseUnavailable(candidate.cause, depth + 1);
 }
