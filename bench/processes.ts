@@ -63,6 +63,24 @@ export function anonMib(pids: number[]): number {
   return pids.reduce((sum, pid) => sum + statusKib(pid, 'RssAnon'), 0) / 1024;
 }
 
+/**
+ * Summed proportional set size of exactly these processes, in MiB: each resident page divided
+ * among the processes that share it, so a sum over a process family counts every page once
+ * (PostgreSQL's shared buffers touched by twenty backends count once, not twenty times).
+ */
+export function pssMib(pids: number[]): number {
+  return pids.reduce((sum, pid) => sum + rollupKib(pid, 'Pss'), 0) / 1024;
+}
+
+function rollupKib(pid: number, field: 'Pss'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU time of a process in milliseconds (/proc ticks of 10 ms), user + system. */
 export interface CpuTime {
   /** its own */

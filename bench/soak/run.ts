@@ -114,7 +114,7 @@ async function soak(client: Client, accounts: SoakAccount[], service: Service, r
   const [web, worker] = service.pids as [number, number];
   const startedAt = performance.now();
   const endAt = startedAt + minutes * 60_000;
-  console.log(`Soak: ${minutes} min, ${accounts.length} accounts, concurrency ${concurrency}, a report every ${intervalMs / 1000} s; times in ms, memory in MiB (RSS, and its anonymous part).`);
+  console.log(`Soak: ${minutes} min, ${accounts.length} accounts, concurrency ${concurrency}, a report every ${intervalMs / 1000} s; times in ms, memory in MiB (RSS, its anonymous part, and PSS: shared pages divided among their sharers).`);
 
   let interval = new Tally();
   const total = new Tally();
@@ -181,7 +181,8 @@ function summarise(total: Tally, seconds: number, intervalRss: RssSample[]) {
       const within = Math.abs(ratio - 1) <= flatWithin;
       flat &&= within;
       const anon = `anon ${first[part].anon.toFixed(0)} -> ${last[part].anon.toFixed(0)}, x${(last[part].anon / first[part].anon).toFixed(3)}`;
-      return `${part} ${first[part].mib.toFixed(0)} -> ${last[part].mib.toFixed(0)} (x${ratio.toFixed(3)}, ${within ? 'within' : 'NOT within'} 10%; ${anon})`;
+      const pss = `pss ${first[part].pss.toFixed(0)} -> ${last[part].pss.toFixed(0)}, x${(last[part].pss / first[part].pss).toFixed(3)}`;
+      return `${part} ${first[part].mib.toFixed(0)} -> ${last[part].mib.toFixed(0)} (x${ratio.toFixed(3)}, ${within ? 'within' : 'NOT within'} 10%; ${anon}; ${pss})`;
     });
   console.log(`  RSS first interval after the warm-up -> last interval:\n    ${ratios.join('\n    ')}`);
   const errors = total.errorCount();

@@ -2,7 +2,7 @@
 // refusals the contract documents (limits doing their job) apart from errors, and resident
 // memory (all of it, and its anonymous part) of the web process, the worker, the worker's
 // browser and PostgreSQL.
-import { anonMib, clusterProcesses, processTree, rssMib } from '../processes.ts';
+import { anonMib, clusterProcesses, processTree, pssMib, rssMib } from '../processes.ts';
 import { percentile } from '../stats.ts';
 
 /** Answers the contract documents for a client going faster than its limits or credits allow. */
@@ -73,8 +73,8 @@ export class Tally {
 
 export const memoryParts = ['web', 'worker', 'browser', 'postgres'] as const;
 export type MemoryPart = (typeof memoryParts)[number];
-/** Per part: summed RSS and summed anonymous RSS in MiB, and how many processes. */
-export type RssSample = Record<MemoryPart, { mib: number; anon: number; processes: number }>;
+/** Per part: summed RSS, its anonymous part and summed PSS in MiB, and how many processes. */
+export type RssSample = Record<MemoryPart, { mib: number; anon: number; pss: number; processes: number }>;
 
 /**
  * Resident memory now: the web process tree, the worker process alone, the worker's children
@@ -88,7 +88,7 @@ export function sampleRss(web: number, worker: number, clusterDir: string | null
     browser: processTree([worker]).filter((pid) => pid !== worker),
     postgres: clusterDir ? clusterProcesses(clusterDir) : [],
   };
-  const measured = memoryParts.map((part) => [part, { mib: rssMib(pids[part]), anon: anonMib(pids[part]), processes: pids[part].length }]);
+  const measured = memoryParts.map((part) => [part, { mib: rssMib(pids[part]), anon: anonMib(pids[part]), pss: pssMib(pids[part]), processes: pids[part].length }]);
   return Object.fromEntries(measured) as RssSample;
 }
 
@@ -100,6 +100,7 @@ export function meanRss(samples: RssSample[]): RssSample {
     {
       mib: mean(samples.map((sample) => sample[part].mib)),
       anon: mean(samples.map((sample) => sample[part].anon)),
+      pss: mean(samples.map((sample) => sample[part].pss)),
       processes: Math.round(mean(samples.map((sample) => sample[part].processes))),
     },
   ]);
@@ -107,5 +108,5 @@ export function meanRss(samples: RssSample[]): RssSample {
 }
 
 export function formatRss(rss: RssSample): string {
-  return memoryParts.map((part) => `${part} ${rss[part].mib.toFixed(0)} (anon ${rss[part].anon.toFixed(0)}, ${rss[part].processes} processes)`).join(', ');
+  return memoryParts.map((part) => `${part} ${rss[part].mib.toFixed(0)} (anon ${rss[part].anon.toFixed(0)}, pss ${rss[part].pss.toFixed(0)}, ${rss[part].processes} processes)`).join(', ');
 }
