@@ -18,7 +18,7 @@ const quiet = process.argv[2] === 'svc';
 const logOnly = process.argv[2] === 'start';
 
 /**
- * One log event on stderr, in the service's log format (packages/core/src/shared/logger.ts):
+ * One log event on stderr, in the service's log format (packages/core/src/wiring/logger.ts):
  * a JSON line, or for SVC_LOG_FORMAT=pretty a line for a person.
  */
 function log(message, level = 'info', fields = {}) {

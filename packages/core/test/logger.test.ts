@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 const script = `
-import { createLogger, withLogScope } from './packages/core/src/shared/logger.ts';
+import { createLogger, withLogScope } from './packages/core/src/wiring/logger.ts';
 const logger = createLogger('web');
 logger.info('plain', { port: 3000 });
 await withLogScope({ requestId: 'req-1' }, async () => {

@@ -2,6 +2,7 @@
 // resolved address is public. Checked when a URL is accepted and again on every connection.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import type { AllowlistEntry } from '../shared/config.ts';
 import { type AddressRefusal, classifyAddress } from './address-policy.ts';
 
 /** Stable codes of every refusal; README lists them. */
@@ -49,12 +50,6 @@ export const systemResolver: Resolver = async (hostname) => {
   return answers.map((answer) => answer.address);
 };
 
-/** One SVC_UNSAFE_EGRESS_ALLOWLIST entry: a host, and the one port it may use (any when null). */
-export interface AllowlistEntry {
-  hostname: string;
-  port: number | null;
-}
-
 export interface EgressPolicy {
   /** Hosts that skip the address and port rules (development and tests only). */
   allowlist: readonly AllowlistEntry[];
@@ -73,25 +68,6 @@ export interface VettedTarget {
 
 export type VetResult = { ok: true; target: VettedTarget } | { ok: false; refusal: EgressRefusal };
 export type ShapeResult = { ok: true; url: URL; port: number; allowlisted: boolean } | { ok: false; refusal: EgressRefusal };
-
-/** Parses SVC_UNSAFE_EGRESS_ALLOWLIST: comma-separated host[:port] entries ([v6]:port for IPv6). */
-export function parseAllowlist(text: string | undefined): AllowlistEntry[] {
-  if (!text) return [];
-  return text
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      let url: URL;
-      try {
-        url = new URL(`https://${entry}`);
-      } catch {
-        throw new Error(`SVC_UNSAFE_EGRESS_ALLOWLIST entry is not host[:port]: ${entry}`);
-      }
-      const explicitPort = /:(\d+)$/.exec(entry)?.[1];
-      return { hostname: url.hostname, port: explicitPort ? Number(explicitPort) : null };
-    });
-}
 
 function isAllowlisted(policy: EgressPolicy, hostname: string, port: number): boolean {
   return policy.allowlist.some((entry) => entry.hostname === hostname && (entry.port === null || entry.port === port));

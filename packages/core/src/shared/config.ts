@@ -1,5 +1,4 @@
 import { join, resolve } from 'node:path';
-import { type AllowlistEntry, parseAllowlist } from '../egress/url-policy.ts';
 
 /** Service settings read from the environment once per process (documented in README). */
 export interface ServiceConfig {
@@ -168,4 +167,29 @@ function aiSettings(env: Record<string, string | undefined>, number: (name: stri
     vision: env.SVC_AI_VISION === '1' || env.SVC_AI_VISION === 'true',
     maxReviews,
   };
+}
+
+/** One SVC_UNSAFE_EGRESS_ALLOWLIST entry: a host, and the one port it may use (any when null). */
+export interface AllowlistEntry {
+  hostname: string;
+  port: number | null;
+}
+
+/** Parses SVC_UNSAFE_EGRESS_ALLOWLIST: comma-separated host[:port] entries ([v6]:port for IPv6). */
+export function parseAllowlist(text: string | undefined): AllowlistEntry[] {
+  if (!text) return [];
+  return text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(`https://${entry}`);
+      } catch {
+        throw new Error(`SVC_UNSAFE_EGRESS_ALLOWLIST entry is not host[:port]: ${entry}`);
+      }
+      const explicitPort = /:(\d+)$/.exec(entry)?.[1];
+      return { hostname: url.hostname, port: explicitPort ? Number(explicitPort) : null };
+    });
 }

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { pino } from 'pino';
 import { build as prettyStream, prettyFactory } from 'pino-pretty';
-import type { Logger } from './context.ts';
+import type { Logger } from '../shared/context.ts';
 
 /** What the code running now works for; every line logged inside carries these ids. */
 export interface LogScope {
