@@ -1,17 +1,13 @@
 import { type ServiceContext, type TaskName, type TaskPayload, taskCatalog } from '@svc/core';
-import type { JobHelpers, TaskList } from 'graphile-worker';
+import type { TaskList } from 'graphile-worker';
 import { pruneAuthRecordsTask } from './tasks/auth-tasks.ts';
 import { drainRenderGroupsTask } from './tasks/group-tasks.ts';
 import { adaptLayoutTask } from './tasks/adapt-tasks.ts';
 import { monthlyCreditReset } from './tasks/monthly-credit-reset.ts';
 import { expireRenderFilesTask, recoverStaleRendersTask } from './tasks/render-tasks.ts';
+import type { TaskHandlerContext } from './tasks/task-handler-context.ts';
 import { recoverTemplateMessagesTask, templateMessageTask } from './tasks/template-message-tasks.ts';
 import { pruneWebhookLogTask, recoverWebhookDeliveriesTask, webhookAttemptTask, webhookFanOutTask } from './tasks/webhook-tasks.ts';
-
-export interface TaskHandlerContext {
-  ctx: ServiceContext;
-  helpers: JobHelpers;
-}
 
 type Handlers = { [N in TaskName]: (payload: TaskPayload<N>, context: TaskHandlerContext) => Promise<void> };
 

@@ -1,5 +1,5 @@
 import { pruneAuthRecords, type TaskPayload } from '@svc/core';
-import type { TaskHandlerContext } from '../task-list.ts';
+import type { TaskHandlerContext } from './task-handler-context.ts';
 
 export async function pruneAuthRecordsTask(_payload: TaskPayload<'prune_auth_records'>, { ctx }: TaskHandlerContext) {
   const pruned = await pruneAuthRecords(ctx);

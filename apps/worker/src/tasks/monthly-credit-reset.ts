@@ -1,5 +1,5 @@
 import { resetMonthlyCredits, type TaskPayload } from '@svc/core';
-import type { TaskHandlerContext } from '../task-list.ts';
+import type { TaskHandlerContext } from './task-handler-context.ts';
 
 /** Cron task: refills monthly credit buckets for the month the schedule fired in. */
 export async function monthlyCreditReset(payload: TaskPayload<'monthly_credit_reset'>, { ctx }: TaskHandlerContext) {

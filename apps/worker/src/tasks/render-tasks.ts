@@ -1,5 +1,5 @@
 import { expireRenderFiles, recoverStaleRenders, releaseLostTaskLocks, type TaskPayload } from '@svc/core';
-import type { TaskHandlerContext } from '../task-list.ts';
+import type { TaskHandlerContext } from './task-handler-context.ts';
 
 /** Each minute: tasks locked by workers that are gone go back to the queue, then renders whose lease ran out. */
 export async function recoverStaleRendersTask(_payload: TaskPayload<'recover_stale_renders'>, { ctx }: TaskHandlerContext) {

@@ -1,5 +1,5 @@
 import { recoverTemplateMessages, runTemplateMessage, type TaskPayload } from '@svc/core';
-import type { TaskHandlerContext } from '../task-list.ts';
+import type { TaskHandlerContext } from './task-handler-context.ts';
 
 export async function templateMessageTask(payload: TaskPayload<'template_message'>, { ctx }: TaskHandlerContext) {
   await runTemplateMessage(ctx, { messageId: payload.message_id });

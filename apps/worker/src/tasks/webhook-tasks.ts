@@ -1,5 +1,5 @@
 import { fanOutRenderEvent, pruneWebhookLog, recoverWebhookDeliveries, runWebhookAttempt, type TaskPayload } from '@svc/core';
-import type { TaskHandlerContext } from '../task-list.ts';
+import type { TaskHandlerContext } from './task-handler-context.ts';
 
 export async function webhookFanOutTask(payload: TaskPayload<'webhook_fan_out'>, { ctx }: TaskHandlerContext) {
   await fanOutRenderEvent(ctx, { jobId: payload.job_id });

@@ -2,7 +2,6 @@ import type { adaptErrorCodes, TemplateAdaptRequest } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { takeRateAmount } from '../limits/rate-limit.ts';
-import type { CanvasLayout } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -10,7 +9,7 @@ import { adaptedSources, markCanvasSource } from './adapt-layout.ts';
 import { type Canvas, readCanvas } from './canvas.ts';
 import { maxSourceBytes } from './check-version-content.ts';
 import { takePreviewToken } from './preview-template.ts';
-import { layOutCanvas } from './run-adapt-request.ts';
+import { type AdaptLayoutResult, layOutCanvas } from './lay-out-canvas.ts';
 
 /** One requested size: the adapted source, or why that size could not be adapted. */
 export type AdaptedSize = { width: number; height: number } & ({ source: string } | { errorCode: (typeof adaptErrorCodes)[number] });
@@ -64,9 +63,6 @@ export async function adaptSource(ctx: ServiceContext, source: string, sizes: { 
     return typeof adapted === 'string' ? { width: size.width, height: size.height, source: adapted } : { width: size.width, height: size.height, errorCode: adapted.error };
   });
 }
-
-/** What a layout answers: one layout per target, or why there is none. */
-export type AdaptLayoutResult = { layouts: CanvasLayout[] } | { error: 'resize_timeout' | 'resize_source_unsupported' };
 
 /**
  * Hands the marked source to a worker (an adapt_requests row and an interactive adapt_layout
