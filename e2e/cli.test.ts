@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { isSealed, openSecret, secretsKeys } from '@svc/core';
+import { isSealed, openSecret, secretsKeys } from '../packages/core/src/settings/sealed-secrets.ts';
 import { api, expectError, newAccount, serviceDb } from './support/api.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -1,6 +1,7 @@
 // The dashboard's Sign in, Overview, Developers and Account pages in a real browser: what a
 // user sees and does, checked against the API and the database.
-import { createSignInLink, newId } from '@svc/core';
+import { createSignInLink } from '@svc/core';
+import { newId } from '../packages/core/src/shared/ids.ts';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, newAccount, serviceContext, serviceDb } from './support/api.ts';

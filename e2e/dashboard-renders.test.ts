@@ -2,7 +2,7 @@
 // (thumbnails, search, status filter, download, delete) and a batch followed to its end, with
 // its archive downloaded.
 import { readFile } from 'node:fs/promises';
-import { newId } from '@svc/core';
+import { newId } from '../packages/core/src/shared/ids.ts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { api, newAccount, serviceDb } from './support/api.ts';

@@ -1,6 +1,7 @@
 // Batches (spec 2.9, 3.4, 4.9, part 8 Groups): one normal render job per data row, admitted as
 // concurrency allows, with retry, cancel and a streamed ZIP of the succeeded files.
-import { signArchiveToken, signingSecret } from '@svc/core';
+import { signArchiveToken } from '../packages/core/src/groups/archive-link.ts';
+import { signingSecret } from '../packages/core/src/settings/signing-secret.ts';
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, serviceContext, serviceDb } from './support/api.ts';
 import { pdfText } from './support/files.ts';

@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { computePublicStats, listStarters, recordHeartbeat } from '@svc/core';
+import { listStarters } from '@svc/core';
+import { computePublicStats } from '../packages/core/src/status/get-public-stats.ts';
+import { recordHeartbeat } from '../packages/core/src/status/record-heartbeat.ts';
 import { describe, expect, inject, it } from 'vitest';
 import { api, serviceContext, serviceDb } from './support/api.ts';
 

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { createSignInLink, sessionIdleTimeoutMs } from '@svc/core';
+import { createSignInLink } from '@svc/core';
+import { sessionIdleTimeoutMs } from '../packages/core/src/auth/session-rules.ts';
 import { describe, expect, inject, it } from 'vitest';
 import { api, baseUrl, expectError, newAccount, serviceContext, serviceDb, suspend } from './support/api.ts';
 import { openLink, sessionCookieFrom, sessionHeaders, signIn, signInForm, signInPath } from './support/sessions.ts';

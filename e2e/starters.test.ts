@@ -1,6 +1,7 @@
 // The dashboard's starter gallery: every starter is copied into an account through the
 // saved-template use-case (all its checks) and rendered by the service with its sample data.
-import { copyStarter, DomainError, listStarters, type Starter } from '@svc/core';
+import { copyStarter, DomainError, listStarters } from '@svc/core';
+import type { Starter } from '../packages/core/src/starters/list-starters.ts';
 import { describe, expect, it } from 'vitest';
 import { newAccount, serviceContext } from './support/api.ts';
 import { imageInfo, pdfInfo, pdfText, renderOk } from './support/files.ts';

@@ -2,7 +2,8 @@
 // loopback HTTPS receiver, test CA trusted) renders real jobs, and every signature the
 // receiver gets is checked with the stripe package's verifier (the same t=,v1= scheme).
 import { createHmac } from 'node:crypto';
-import { finishRender, newId } from '@svc/core';
+import { finishRender } from '../packages/core/src/renders/finish-render.ts';
+import { newId } from '../packages/core/src/shared/ids.ts';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from './support/api.ts';

@@ -1,5 +1,6 @@
 // Black-box helpers: real HTTP against the web process started by the global setup.
-import { createAccount, type CreateAccountOptions, createServiceContext, loadConfig, setAccountStatus, silentLogger } from '@svc/core';
+import { createAccount, createServiceContext, loadConfig, setAccountStatus, silentLogger } from '@svc/core';
+import type { CreateAccountOptions } from '../../packages/core/src/accounts/create-account.ts';
 import { createDb, type Db } from '@svc/db';
 import { inject } from 'vitest';
 

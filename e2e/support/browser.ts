@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from '@playwright/test';
-import { type CreateAccountOptions, createServiceContext, createSignInLink, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
+import { createServiceContext, createSignInLink, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
+import type { CreateAccountOptions } from '../../packages/core/src/accounts/create-account.ts';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { baseUrl, newAccount, serviceContext, type TestAccount } from './api.ts';
 

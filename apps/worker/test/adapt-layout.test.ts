@@ -1,7 +1,9 @@
 // Adapt in the worker's browser (README "Saved templates", adapt): flow, flex, grid and
 // positioned canvases adapted to other aspect ratios, then rendered and measured in a browser:
 // the rendered pixel size, no text outside its page, every page keeping its text.
-import { adaptSource, loadConfig, type ServiceContext, silentLogger, systemClock } from '@svc/core';
+import { loadConfig, type ServiceContext, silentLogger } from '@svc/core';
+import { adaptSource } from '../../../packages/core/src/templates/adapt-template.ts';
+import { systemClock } from '../../../packages/core/src/wiring/service-context.ts';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

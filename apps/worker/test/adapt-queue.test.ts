@@ -1,7 +1,8 @@
 // Adapt from a process without a browser (the web process): the source goes to a worker through
 // an adapt_requests row and an adapt_layout task, and the request waits for the answer until its
 // time limit. Here no worker runs on the database, so the limit is always exceeded.
-import { adaptSource, createServiceContext, loadConfig, runAdaptRequest, silentLogger } from '@svc/core';
+import { createServiceContext, loadConfig, runAdaptRequest, silentLogger } from '@svc/core';
+import { adaptSource } from '../../../packages/core/src/templates/adapt-template.ts';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { adaptCanvases } from '../../../e2e/support/canvases.ts';

@@ -3,7 +3,8 @@
 // render, rather than after them. Needs a browser pool of two slots or more (bulk work holds all
 // but one).
 import { availableParallelism } from 'node:os';
-import { type ApiKeyPrincipal, createAccount, createBatch, createRender, createServiceContext, createTemplate, loadConfig, silentLogger } from '@svc/core';
+import { createAccount, createBatch, createRender, createServiceContext, createTemplate, loadConfig, silentLogger } from '@svc/core';
+import type { ApiKeyPrincipal } from '../../../packages/core/src/auth/principal.ts';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../../e2e/support/until.ts';
 import { useWorkerProcesses } from './support/worker-processes.ts';

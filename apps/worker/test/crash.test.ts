@@ -3,7 +3,8 @@
 // once with its credit settled once. The lifecycle's finer cases (fencing, failures, attempts)
 // are in packages/core/test/render-lifecycle.test.ts, on the context clock.
 import { readFileSync } from 'node:fs';
-import { type ApiKeyPrincipal, createAccount, createRender, createServiceContext, loadConfig, silentLogger } from '@svc/core';
+import { createAccount, createRender, createServiceContext, loadConfig, silentLogger } from '@svc/core';
+import type { ApiKeyPrincipal } from '../../../packages/core/src/auth/principal.ts';
 import { describe, expect, it } from 'vitest';
 import { loggedEvent } from '../../../e2e/support/log-lines.ts';
 import { until } from '../../../e2e/support/until.ts';

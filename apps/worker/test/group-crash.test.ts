@@ -1,7 +1,8 @@
 // A real worker process killed (SIGKILL) while a batch drains: the next worker takes up the
 // rows that were running once their lease ran out, the pending rows are still admitted in
 // order, every row ends succeeded, and each row's credit is reserved and settled once.
-import { type ApiKeyPrincipal, createAccount, createBatch, createServiceContext, createTemplate, loadConfig, silentLogger } from '@svc/core';
+import { createAccount, createBatch, createServiceContext, createTemplate, loadConfig, silentLogger } from '@svc/core';
+import type { ApiKeyPrincipal } from '../../../packages/core/src/auth/principal.ts';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../../e2e/support/until.ts';
 import { useWorkerProcesses } from './support/worker-processes.ts';

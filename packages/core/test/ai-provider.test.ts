@@ -3,7 +3,10 @@
 // the policy's refusals. Also the reply protocol's parser.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AiProviderError, type AiSettings, openAiCompatibleProvider, parseAllowlist, silentLogger } from '@svc/core';
+import { silentLogger } from '@svc/core';
+import { AiProviderError } from '../src/ports/ai-provider.ts';
+import { type AiSettings, parseAllowlist } from '../src/shared/config.ts';
+import { openAiCompatibleProvider } from '../src/ai/openai-compatible-provider.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDraftReply } from '../src/template-builds/draft-reply.ts';
 

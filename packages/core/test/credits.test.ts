@@ -1,4 +1,8 @@
-import { DomainError, grantCredits, newId, releaseCredit, reserveCredit, resetMonthlyCredits, settleCredit } from '@svc/core';
+import { DomainError, resetMonthlyCredits } from '@svc/core';
+import { grantCredits } from '../src/credits/grant-credits.ts';
+import { newId } from '../src/shared/ids.ts';
+import { releaseCredit, settleCredit } from '../src/credits/finish-reservation.ts';
+import { reserveCredit } from '../src/credits/reserve-credit.ts';
 import type { Plan } from '@svc/db';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';

@@ -3,7 +3,9 @@
 // and the socket pinned to the vetted address.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { egressGet, type EgressGetOptions, imageUrlEgressRules, parseAllowlist, type Resolver } from '@svc/core';
+import { egressGet, type EgressGetOptions } from '../src/egress/egress-get.ts';
+import { imageUrlEgressRules, type Resolver } from '../src/egress/url-policy.ts';
+import { parseAllowlist } from '../src/shared/config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 describe('egressGet', () => {

@@ -6,7 +6,10 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { classifyAddress, egressPost, type EgressPolicy, parseAllowlist, type Resolver, vetUrl } from '@svc/core';
+import { classifyAddress } from '../src/egress/address-policy.ts';
+import { egressPost } from '../src/egress/egress-post.ts';
+import { type EgressPolicy, type Resolver, vetUrl } from '../src/egress/url-policy.ts';
+import { parseAllowlist } from '../src/shared/config.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../../e2e/support/webhook-receiver.ts';
 import { makeTestTls, type TestTls } from '../../../e2e/support/webhook-tls.ts';

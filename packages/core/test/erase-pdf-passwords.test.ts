@@ -2,7 +2,7 @@
 // idempotency records of their requests no longer hold a plain hash that includes one.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newId } from '@svc/core';
+import { newId } from '../src/shared/ids.ts';
 import { migrationsDir } from '@svc/db/admin';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';

@@ -1,6 +1,7 @@
 // What a principal means for limits and billing: an API key and a browser session of the same
 // account share the account's limits; a session's "per-key" rules are its own (README: principals).
-import { authenticateApiKey, checkRateToken, createAccount, createRender, DomainError, type SessionPrincipal, spendRateToken, takeRateToken } from '@svc/core';
+import { authenticateApiKey, createAccount, createRender, DomainError, type SessionPrincipal } from '@svc/core';
+import { checkRateToken, spendRateToken, takeRateToken } from '../src/limits/rate-limit.ts';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 

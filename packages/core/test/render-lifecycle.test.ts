@@ -6,18 +6,11 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  claimNextRender,
-  createRender,
-  handBackRender,
-  LocalStorage,
-  queueRender,
-  recoverStaleRenders,
-  type RenderEngine,
-  type RenderOutput,
-  runRenderJob,
-  type ServiceContext,
-} from '@svc/core';
+import { claimNextRender, createRender, handBackRender, recoverStaleRenders, type RenderEngine, type ServiceContext } from '@svc/core';
+import { LocalStorage } from '../src/storage/local-storage.ts';
+import { queueRender } from '../src/renders/render-queue.ts';
+import type { RenderOutput } from '../src/ports/render-engine.ts';
+import { runRenderJob } from '../src/renders/run-render-job.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 

@@ -2,19 +2,11 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createRender,
-  deleteRender,
-  mintDownloadLink,
-  DomainError,
-  expireRenderFiles,
-  LocalStorage,
-  newId,
-  openDownload,
-  retryRenderJob,
-  signDownloadToken,
-  signingSecret,
-} from '@svc/core';
+import { createRender, deleteRender, DomainError, expireRenderFiles, mintDownloadLink, openDownload, retryRenderJob } from '@svc/core';
+import { LocalStorage } from '../src/storage/local-storage.ts';
+import { newId } from '../src/shared/ids.ts';
+import { signDownloadToken } from '../src/downloads/download-token.ts';
+import { signingSecret } from '../src/settings/signing-secret.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 

@@ -2,19 +2,12 @@
 // with SVC_SECRETS_KEY_PREVIOUS, and the reseal that moves every row to the current key, with
 // deliveries signing with the customer's secret throughout.
 import { createHmac, randomBytes } from 'node:crypto';
-import {
-  claimWebhookAttempt,
-  createWebhook,
-  fanOutRenderEvent,
-  finishRender,
-  isSealed,
-  newId,
-  openSecret,
-  resealSecrets,
-  rotateWebhookSecret,
-  secretsKeys,
-  signatureHeader,
-} from '@svc/core';
+import { createWebhook, fanOutRenderEvent, resealSecrets, rotateWebhookSecret } from '@svc/core';
+import { claimWebhookAttempt } from '../src/webhooks/claim-webhook-attempt.ts';
+import { finishRender } from '../src/renders/finish-render.ts';
+import { isSealed, openSecret, secretsKeys } from '../src/settings/sealed-secrets.ts';
+import { newId } from '../src/shared/ids.ts';
+import { signatureHeader } from '../src/webhooks/webhook-secret.ts';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 

@@ -1,4 +1,5 @@
-import { getServiceStatus, newId, newWorkerPresence, recordWorkerPresence } from '@svc/core';
+import { getServiceStatus, newWorkerPresence, recordWorkerPresence } from '@svc/core';
+import { newId } from '../src/shared/ids.ts';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 

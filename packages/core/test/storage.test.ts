@@ -5,7 +5,11 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { LocalStorage, loadConfig, type ObjectStorage, S3Storage, storageFromConfig } from '@svc/core';
+import { loadConfig } from '@svc/core';
+import { LocalStorage } from '../src/storage/local-storage.ts';
+import type { ObjectStorage } from '../src/ports/object-storage.ts';
+import { S3Storage } from '../src/storage/s3-storage.ts';
+import { storageFromConfig } from '../src/wiring/service-context.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3, type TestS3 } from '../../../e2e/support/s3.ts';
 

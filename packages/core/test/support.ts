@@ -1,4 +1,5 @@
-import { createAccount, type CreateAccountOptions, createServiceContext, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
+import { createAccount, createServiceContext, loadConfig, type ServiceContext, silentLogger } from '@svc/core';
+import type { CreateAccountOptions } from '../src/accounts/create-account.ts';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, inject } from 'vitest';
 

@@ -1,4 +1,5 @@
-import { getUsageOverview, newId, updateApiKey } from '@svc/core';
+import { getUsageOverview, updateApiKey } from '@svc/core';
+import { newId } from '../src/shared/ids.ts';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 

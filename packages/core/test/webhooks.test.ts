@@ -5,28 +5,13 @@
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import {
-  activeSecrets,
-  claimWebhookAttempt,
-  createWebhook,
-  enableWebhook,
-  fanOutRenderEvent,
-  finishRender,
-  getWebhook,
-  isSealed,
-  type Logger,
-  newId,
-  openSecret,
-  pruneWebhookLog,
-  recoverWebhookDeliveries,
-  replayWebhook,
-  retryDelaysMs,
-  rotateWebhookSecret,
-  runWebhookAttempt,
-  secretsKeys,
-  signatureHeader,
-  testWebhook,
-} from '@svc/core';
+import { createWebhook, enableWebhook, fanOutRenderEvent, getWebhook, type Logger, pruneWebhookLog, recoverWebhookDeliveries, replayWebhook, rotateWebhookSecret, runWebhookAttempt, testWebhook } from '@svc/core';
+import { activeSecrets, signatureHeader } from '../src/webhooks/webhook-secret.ts';
+import { claimWebhookAttempt } from '../src/webhooks/claim-webhook-attempt.ts';
+import { finishRender } from '../src/renders/finish-render.ts';
+import { isSealed, openSecret, secretsKeys } from '../src/settings/sealed-secrets.ts';
+import { newId } from '../src/shared/ids.ts';
+import { retryDelaysMs } from '../src/webhooks/delivery-rules.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 

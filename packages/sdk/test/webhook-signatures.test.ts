@@ -1,6 +1,6 @@
 // Signatures made by the service's own signing function, checked by the SDK's verifier.
 import { describe, expect, it } from 'vitest';
-import { signatureHeader } from '@svc/core';
+import { signatureHeader } from '../../core/src/webhooks/webhook-secret.ts';
 import { verifyWebhook } from '../src/index.ts';
 import { refusal } from './support/refusal.ts';
 
