@@ -109,7 +109,7 @@ export { runTemplateMessage } from './template-builds/run-template-message.ts';
 export { sendChatMessage } from './template-builds/send-chat-message.ts';
 export { type AdaptedSize, adaptTemplate } from './templates/adapt-template.ts';
 export { archiveTemplate } from './templates/archive-template.ts';
-export { compareTemplateVersions } from './templates/compare-template-versions.ts';
+export { compareTemplateVersions } from './renders/compare-template-versions.ts';
 export { createTemplateVersion } from './templates/create-template-version.ts';
 export { createTemplate } from './templates/create-template.ts';
 export { getTemplateVersion } from './templates/get-template-version.ts';

@@ -1,9 +1,9 @@
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from '../auth/secret.ts';
 import type { SessionPrincipal } from '../auth/principal.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { lockAccountMailbox } from './lock-account-mailbox.ts';
-import { proveAccountEmail } from './prove-account-email.ts';
+import { lockAccountMailbox } from '../auth/lock-account-mailbox.ts';
+import { proveAccountEmail } from '../auth/prove-account-email.ts';
 
 export interface ConfirmEmailIdentityOptions {
   principal: SessionPrincipal;

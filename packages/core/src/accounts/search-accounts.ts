@@ -1,6 +1,6 @@
 import { apiKeySecretPattern } from '@svc/contracts';
 import type { AccountStatus, Plan, Prisma } from '@svc/db';
-import { secretPrefix, verifierOf } from '../keys/secret.ts';
+import { secretPrefix, verifierOf } from '../auth/secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
 import { accountIdPrefix } from '../shared/ids.ts';

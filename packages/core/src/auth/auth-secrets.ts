@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from './secret.ts';
 
 export interface NewAuthSecret {
   /** Travels only to the browser (cookie) or in the link; never stored. */

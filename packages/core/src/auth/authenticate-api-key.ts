@@ -1,6 +1,6 @@
 import { apiKeySecretPattern } from '@svc/contracts';
 import type { Plan } from '@svc/db';
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from './secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { ApiKeyPrincipal } from './principal.ts';

@@ -1,4 +1,4 @@
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from './secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { authLinkSecretPattern } from './session-rules.ts';
 

@@ -1,10 +1,10 @@
 import type { Tx } from '@svc/db';
-import { lockAccountMailbox } from '../accounts/lock-account-mailbox.ts';
-import { proveAccountEmail } from '../accounts/prove-account-email.ts';
+import { lockAccountMailbox } from './lock-account-mailbox.ts';
+import { proveAccountEmail } from './prove-account-email.ts';
 import { clientSubject } from '../limits/client-subject.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import { DomainError } from '../shared/errors.ts';
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from './secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { accountIdPrefix, newId } from '../shared/ids.ts';
 import { periodOf } from '../shared/period.ts';

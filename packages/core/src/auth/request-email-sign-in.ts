@@ -1,6 +1,6 @@
 import { clientSubject } from '../limits/client-subject.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from './secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { createSignInLink } from './create-sign-in-link.ts';

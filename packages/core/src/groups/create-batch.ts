@@ -1,6 +1,6 @@
 import { type BatchCreate, batchRowAllowance } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
-import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from '../templates/canvas.ts';

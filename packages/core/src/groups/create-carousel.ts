@@ -2,7 +2,7 @@ import type { CarouselCreate, FieldDetail } from '@svc/contracts';
 import { imageDefaults } from '@svc/rules';
 import { findCanvasPages } from '@svc/templating';
 import type { Principal } from '../auth/principal.ts';
-import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from '../templates/canvas.ts';

@@ -2,7 +2,7 @@
 // pointed at the member they belong to (rows.N for batch rows).
 import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
 import { checkAssetReferences } from '../assets/asset-references.ts';
-import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
+import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { effectiveOptions, type RenderOptions } from '../renders/render-spec.ts';

@@ -4,7 +4,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { ApiKeyRecord } from '../shared/records.ts';
-import { newApiKeySecret } from './secret.ts';
+import { newApiKeySecret } from '../auth/secret.ts';
 
 export interface CreateApiKeyOptions {
   accountId: string;

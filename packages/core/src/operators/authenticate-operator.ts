@@ -1,4 +1,4 @@
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from '../auth/secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { operatorTokenPattern } from './operator-token-secret.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { verifierOf } from '../keys/secret.ts';
+import { verifierOf } from '../auth/secret.ts';
 
 /** Operator tokens look unlike API keys, so neither can be mistaken for the other in a log or a header. */
 export const operatorTokenPrefix = 'svc_op_v1_';

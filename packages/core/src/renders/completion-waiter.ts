@@ -1,8 +1,6 @@
 import pg from 'pg';
-import type { CompletionWaiter } from '../ports/completion-waiter.ts';
+import { type CompletionWaiter, renderFinishedChannel } from '../ports/completion-waiter.ts';
 import type { Logger } from '../shared/context.ts';
-
-export const renderFinishedChannel = 'render_finished';
 
 /**
  * The completion waiter on Postgres: one LISTEN connection per process, woken by the NOTIFY

@@ -3,7 +3,7 @@ import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-r
 import type { DbOrTx } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import { selectBrandValues } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
 import { admitRenderJob, isTerminal, lockAccountAdmissions, takeRenderCreationToken } from './admit-render-job.ts';

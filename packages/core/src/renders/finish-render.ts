@@ -4,7 +4,7 @@ import { taskPriority } from '../jobs/catalog.ts';
 import { addJob, addJobOf } from '../jobs/enqueue.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { newId } from '../shared/ids.ts';
-import { renderFinishedChannel } from './completion-waiter.ts';
+import { renderFinishedChannel } from '../ports/completion-waiter.ts';
 
 export interface Artifact {
   mediaType: string;

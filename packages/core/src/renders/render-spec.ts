@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
 import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } from '@svc/rules';
-import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
+import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { evaluateSource } from '../templates/evaluate-source.ts';
 import type { EvaluationAccount } from '../templates/evaluation-budget.ts';

@@ -6,7 +6,7 @@ import { templateMessageIdPrefix, type TemplateBuildDraft, type TemplateBuildInp
 import type { Prisma, Tx } from '@svc/db';
 import { canonicalJson } from '@svc/templating';
 import { keyIdOf, overageCapOf, type Principal } from '../auth/principal.ts';
-import type { BrandValues } from '../brand-kits/brand-values.ts';
+import type { BrandValues } from '../templates/brand-values.ts';
 import { reserveCredits } from '../credits/reserve-credits.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';

@@ -1,7 +1,7 @@
 import type { TemplateBuildDraft, TemplateMessageCreate, TemplateOutputIntent } from '@svc/contracts';
 import type { TemplateMessage } from '@svc/db';
 import type { Principal } from '../auth/principal.ts';
-import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { checkIncomingMessage, requireIdempotencyKey, findMessageReplay, type IncomingMessage, messageFingerprint, recordMessage } from './accept-message.ts';

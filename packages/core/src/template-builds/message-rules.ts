@@ -5,7 +5,7 @@ import type { DbOrTx } from '@svc/db';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { imageAssetError } from '../assets/image-refusals.ts';
 import { verifyImage, type VerifiedImage } from '../assets/verify-image.ts';
-import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
+import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from '../templates/canvas.ts';
 import { checkVersionContent } from '../templates/check-version-content.ts';

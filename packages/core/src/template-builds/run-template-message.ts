@@ -5,7 +5,7 @@
 import type { ImageProposal, TemplateBuildDraft, TemplateBuildInput, TemplateOutput, TemplateOutputIntent } from '@svc/contracts';
 import type { Prisma, TemplateMessage } from '@svc/db';
 import { canonicalJson } from '@svc/templating';
-import { selectBrandValues, type BrandValues } from '../brand-kits/brand-values.ts';
+import { selectBrandValues, type BrandValues } from '../templates/brand-values.ts';
 import { releaseCredits, settleCredits } from '../credits/reserve-credits.ts';
 import { maxRetryWaitMs } from '../ai/openai-compatible-provider.ts';
 import { capturedAssetResolver } from '../assets/captured-asset-resolver.ts';
@@ -15,7 +15,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { type BrandBrief, draftJsonSchema, generationMessages, parseDraftReply, repairMessage, reviewMessages } from './draft-reply.ts';
 import { checkDraft, checkSourceImage, maxRepairRounds, resolveOutput } from './message-rules.ts';
-import { type CandidateRender, createPreviewJob, runPreviewJob } from './render-candidate.ts';
+import { type CandidateRender, createPreviewJob, runPreviewJob } from '../renders/preview-job.ts';
 
 /** Claims of one message before it fails for good (internal, attempts_exhausted). */
 const maxClaims = 3;

@@ -2,7 +2,7 @@ import { templateBuildIdPrefix, type TemplateBuildDraft, type TemplateChatMessag
 import type { Prisma } from '@svc/db';
 import { type Principal, principalSubject } from '../auth/principal.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
-import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';

@@ -1,7 +1,7 @@
 import type { FieldDetail } from '@svc/contracts';
 import { maxTemplateDataBytes } from '@svc/rules';
 import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError } from '@svc/templating';
-import { type BrandValues, templateBrand } from '../brand-kits/brand-values.ts';
+import { type BrandValues, templateBrand } from './brand-values.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { DomainError } from '../shared/errors.ts';
 import { type EvaluationAccount, type EvaluationTenancy, meteredEvaluation } from './evaluation-budget.ts';

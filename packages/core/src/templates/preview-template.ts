@@ -3,7 +3,7 @@ import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal, principalSubject } from '../auth/principal.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { checkBrandData, selectBrandValues } from '../brand-kits/brand-values.ts';
+import { checkBrandData, selectBrandValues } from './brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { maxSourceBytes } from './check-version-content.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';

@@ -1,5 +1,5 @@
 import type { ServiceContext } from '../shared/context.ts';
-import { renderFinishedChannel } from '../renders/completion-waiter.ts';
+import { renderFinishedChannel } from '../ports/completion-waiter.ts';
 import { type Canvas, readCanvas } from './canvas.ts';
 import { type AdaptLayoutResult, layOutCanvas } from './lay-out-canvas.ts';
 

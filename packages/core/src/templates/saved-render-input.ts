@@ -1,5 +1,5 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
-import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
+import { type BrandValues, checkBrandData } from './brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';

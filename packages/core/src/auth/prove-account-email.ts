@@ -1,7 +1,7 @@
 import type { Plan, Tx } from '@svc/db';
 import { grantCredits } from '../credits/grant-credits.ts';
 import { freeMonthlyCredits } from '../credits/plans.ts';
-import { mailboxOf } from '../auth/email-mailbox.ts';
+import { mailboxOf } from './email-mailbox.ts';
 
 /**
  * Records a proven address on an account that has none, and grants the plan's free monthly

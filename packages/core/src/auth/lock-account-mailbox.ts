@@ -1,5 +1,5 @@
 import type { Tx } from '@svc/db';
-import { mailboxOf } from '../auth/email-mailbox.ts';
+import { mailboxOf } from './email-mailbox.ts';
 
 /**
  * Takes the transaction's lock on the mailbox `email` delivers to, and returns the account

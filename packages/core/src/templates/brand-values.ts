@@ -1,9 +1,9 @@
 // What templates read as brand.* when a kit is selected (spec 2.8), and how a kit is selected.
 import type { DbOrTx } from '@svc/db';
-import { defaultBrandKitId } from '../templates/canvas.ts';
+import { defaultBrandKitId } from './canvas.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { AssetRecord, BrandKitRecord } from '../shared/records.ts';
-import { currentBrandAssets } from './get-brand-kit.ts';
+import { currentBrandAssets } from '../brand-kits/get-brand-kit.ts';
 
 /** An uploaded font as templates see it: its family name and its asset:// reference. */
 export interface BrandFont {

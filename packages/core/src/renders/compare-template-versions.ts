@@ -1,15 +1,15 @@
 import sharp from 'sharp';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal } from '../auth/principal.ts';
-import { selectBrandValues } from '../brand-kits/brand-values.ts';
+import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { takeUnbilledRenders } from '../renders/admit-unbilled-render.ts';
-import { createPreviewJob } from '../template-builds/render-candidate.ts';
-import { compileDataSchema, validateData } from './data-schema.ts';
-import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
-import { getTemplateVersion } from './get-template-version.ts';
-import { takePreviewToken } from './preview-template.ts';
+import { takeUnbilledRenders } from './admit-unbilled-render.ts';
+import { createPreviewJob } from './preview-job.ts';
+import { compileDataSchema, validateData } from '../templates/data-schema.ts';
+import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
+import { getTemplateVersion } from '../templates/get-template-version.ts';
+import { takePreviewToken } from '../templates/preview-template.ts';
 
 export interface CompareTemplateVersionsOptions {
   principal: Principal;

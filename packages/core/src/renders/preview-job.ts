@@ -4,10 +4,10 @@
 // takes the job up like any other.
 import type { TemplateOutput } from '@svc/contracts';
 import { findAssetReferences } from '../assets/asset-references.ts';
-import { admitUnbilledJob } from '../renders/admit-unbilled-render.ts';
-import { queueRender } from '../renders/render-queue.ts';
-import { effectiveOptions } from '../renders/render-spec.ts';
-import { runRenderJob } from '../renders/run-render-job.ts';
+import { admitUnbilledJob } from './admit-unbilled-render.ts';
+import { queueRender } from './render-queue.ts';
+import { effectiveOptions } from './render-spec.ts';
+import { runRenderJob } from './run-render-job.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
 
