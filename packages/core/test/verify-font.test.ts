@@ -3,7 +3,8 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compress } from 'wawoff2';
-import { DomainError, verifyFont } from '../src/index.ts';
+import { DomainError } from '../src/shared/errors.ts';
+import { verifyFont } from '../src/brand-kits/verify-font.ts';
 
 const ttfPath = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 let ttf: Buffer;
