@@ -16,7 +16,7 @@ export interface VerifiedBrandAsset {
   fontFamily: string | null;
 }
 
-/** The brand code of each image refusal (README, Brand kits). */
+/** The brand code of each image refusal (docs/decisions/brand-kits.md, brand assets). */
 const brandImageCodes: Record<ImageRefusal, ErrorCode> = {
   empty: 'invalid_upload',
   too_large: 'brand_asset_too_large',

@@ -4,7 +4,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { type AddressRefusal, classifyAddress } from './address-policy.ts';
 
-/** Stable codes of every refusal; README lists them. */
+/** Stable codes of every refusal; docs/decisions/webhooks.md lists them. */
 export type EgressRefusal =
   | AddressRefusal
   | 'url_malformed'

@@ -10,7 +10,7 @@ export interface RenderEngine {
   renderImage(input: RenderImageInput): Promise<RenderOutput>;
   /** True only for noRenderEngine: this process has no browser, so browser work goes to a worker. */
   readonly absent?: boolean;
-  /** Lays out a marked canvas source at its size and each target size (adapt, README "Saved templates"). */
+  /** Lays out a marked canvas source at its size and each target size (adapt, docs/decisions/adapt.md). */
   adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]>;
   /** Lays a document out at an output size and measures it (the AI review's layout facts); absent where no browser runs. */
   measureLayout?(input: MeasureLayoutInput): Promise<LayoutFacts>;
