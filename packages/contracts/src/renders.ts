@@ -164,7 +164,7 @@ const BrandKitChoice = idSchema('kit_')
   .nullable()
   .meta({
     description:
-      'An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default ' +
+      'An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default ' +
       '<meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits.',
   });
 
