@@ -1,4 +1,4 @@
-// Saved template operations (spec 4.5).
+// Saved template operations (the contract's saved template routes).
 import { z } from 'zod';
 import { NoQuery, publishedAs } from './common.ts';
 import type { ErrorCode } from './errors.ts';

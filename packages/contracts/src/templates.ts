@@ -1,5 +1,5 @@
 import { canvasRange, maxTemplateOutputChars } from '@svc/rules';
-// Saved templates (spec 2.5): request and response shapes. Operations are in template-operations.ts.
+// Saved templates (the contract's saved template resource): request and response shapes. Operations are in template-operations.ts.
 import { z } from 'zod';
 import { idSchema, publishedAs, Timestamp, trimmedLengthPattern } from './common.ts';
 import { named } from './registry.ts';

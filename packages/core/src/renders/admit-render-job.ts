@@ -8,7 +8,7 @@ import { newId } from '../shared/ids.ts';
 import { renderQueueEntries } from './render-queue.ts';
 import type { RenderKind } from './render-spec.ts';
 
-/** Live (queued or running) jobs allowed at once (spec part 8). */
+/** Live (queued or running) jobs allowed at once (the contract's limits). */
 export const accountConcurrency = 16;
 export const keyConcurrency = 8;
 const concurrencyRetrySeconds = 1;
