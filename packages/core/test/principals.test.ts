@@ -1,5 +1,5 @@
 // What a principal means for limits and billing: an API key and a browser session of the same
-// account share the account's limits; a session's "per-key" rules are its own (README: principals).
+// account share the account's limits; a session's "per-key" rules are its own (docs/decisions/accounts.md, Principals).
 import { authenticateApiKey, createAccount, createRender, DomainError, type SessionPrincipal } from '@svc/core';
 import { checkRateToken, spendRateToken, takeRateToken } from '../src/limits/rate-limit.ts';
 import { describe, expect, it } from 'vitest';

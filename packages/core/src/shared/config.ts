@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 
-/** Service settings read from the environment once per process (documented in README). */
+/** Service settings read from the environment once per process (documented in docs/configuration.md). */
 export interface ServiceConfig {
   /** Base of links the service hands out (SVC_PUBLIC_URL). */
   publicUrl: string;
