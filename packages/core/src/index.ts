@@ -38,7 +38,6 @@ export * from './credits/finish-reservation.ts';
 export * from './credits/grant-account-credits.ts';
 export * from './credits/grant-credits.ts';
 export * from './credits/plans.ts';
-export * from './credits/reserve-credit.ts';
 export * from './credits/reset-monthly-credits.ts';
 export * from './jobs/catalog.ts';
 export * from './jobs/enqueue.ts';
