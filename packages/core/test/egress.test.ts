@@ -245,7 +245,7 @@ describe('requests', () => {
     const run = async (path: string, timeoutMs = 10_000) => {
       const script = `
         import { sendWebhookRequest } from './packages/core/src/webhooks/send-webhook-request.ts';
-        import { parseAllowlist } from './packages/core/src/egress/url-policy.ts';
+        import { parseAllowlist } from './packages/core/src/egress/outgoing-url-policy.ts';
         const result = await sendWebhookRequest(process.env.TARGET, { headers: { 'content-type': 'application/json', 'x-test': 'yes' }, body: '{"a":1}',
           policy: { allowlist: parseAllowlist(process.env.ALLOW) }, timeoutMs: Number(process.env.TIMEOUT) });
         process.stdout.write(JSON.stringify(result));`;

@@ -3,7 +3,7 @@
 // than an SDK: every call is vetted like a webhook (resolved addresses, pinned connection,
 // no redirects, bounded time and size), which an SDK's own fetch would bypass.
 import { egressRequest } from '../egress/egress-request.ts';
-import { aiProviderEgressRules, type EgressPolicy } from '../egress/url-policy.ts';
+import { aiProviderEgressRules, type EgressPolicy } from '../egress/outgoing-url-policy.ts';
 import { type AiCompletionRequest, type AiProvider, AiProviderError } from '../ports/ai-provider.ts';
 import type { Logger } from '../shared/context.ts';
 import type { AiSettings } from '../shared/config.ts';

@@ -1,7 +1,7 @@
 import type { FieldDetail } from '@svc/contracts';
 import { type Principal, principalSubject } from '../auth/principal.ts';
 import { egressRequest } from '../egress/egress-request.ts';
-import { imageUrlEgressRules } from '../egress/url-policy.ts';
+import { imageUrlEgressRules } from '../egress/outgoing-url-policy.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';

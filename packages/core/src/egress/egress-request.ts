@@ -7,7 +7,7 @@ import type { LookupAddress } from 'node:dns';
 import { type ClientRequest, type IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { type EgressPolicy, type EgressRefusal, type EgressRules, type VettedTarget, vetUrl } from './url-policy.ts';
+import { type EgressPolicy, type EgressRefusal, type EgressRules, type VettedTarget, vetUrl } from './outgoing-url-policy.ts';
 
 export type EgressFailure = 'timeout' | 'connection_failed' | 'http_status' | 'redirect' | 'too_many_redirects' | 'response_too_large';
 

@@ -2,7 +2,7 @@
 // receiver's status is the answer, redirects are never followed, and at most 16 KiB of the
 // answer is read.
 import { type EgressFailure, egressRequest } from '../egress/egress-request.ts';
-import { type EgressPolicy, type EgressRefusal, webhookEgressRules } from '../egress/url-policy.ts';
+import { type EgressPolicy, type EgressRefusal, webhookEgressRules } from '../egress/outgoing-url-policy.ts';
 
 export const webhookTimeoutMs = 10_000;
 /** The whole response, status line and headers included, is read up to this many bytes. */
