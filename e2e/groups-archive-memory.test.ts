@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { archiveLinkTokens, signLinkToken } from '../packages/core/src/shared/link-token.ts';
 import { LocalStorage } from '../packages/core/src/storage/local-storage.ts';
 import { newId } from '../packages/core/src/shared/ids.ts';
-import { signArchiveToken } from '../packages/core/src/groups/archive-link.ts';
 import { signingSecret } from '../packages/core/src/settings/signing-secret.ts';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { newAccount, serviceContext, serviceDb } from './support/api.ts';
@@ -73,7 +73,7 @@ describe('archive memory', () => {
         data: { groupId, position, accountId: account.accountId, state: 'admitted', jobId, html: '', options: {}, assetIds: [] },
       });
     }
-    const token = signArchiveToken(await signingSecret(serviceContext()), groupId, new Date(now.getTime() + 600_000));
+    const token = signLinkToken(archiveLinkTokens, await signingSecret(serviceContext()), groupId, new Date(now.getTime() + 600_000));
     const url = `${baseUrl}/v1/batches/archive/${token}`;
 
     // the first download warms the route up; the second is measured against the memory after it

@@ -2,7 +2,7 @@ import { DomainError, resetMonthlyCredits } from '@svc/core';
 import { grantCredits } from '../src/credits/grant-credits.ts';
 import { newId } from '../src/shared/ids.ts';
 import { releaseCredit, settleCredit } from '../src/credits/finish-reservation.ts';
-import { reserveCredit } from '../src/credits/reserve-credit.ts';
+import { reserveCredits } from '../src/credits/reserve-credits.ts';
 import type { Plan } from '@svc/db';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
@@ -12,10 +12,10 @@ const { ctx, setNow } = useTestContext();
 async function reserve(account: { accountId: string; keyId: string; plan: Plan }, cap: number | null = null) {
   const jobId = newId('pdf_');
   try {
-    const reservation = await ctx.db.$transaction((tx) =>
-      reserveCredit(tx, { accountId: account.accountId, plan: account.plan, keyId: account.keyId, overageCap: cap, jobId, now: ctx.clock() }),
+    const [reservation] = await ctx.db.$transaction((tx) =>
+      reserveCredits(tx, { accountId: account.accountId, plan: account.plan, keyId: account.keyId, overageCap: cap, holder: { jobId }, now: ctx.clock() }),
     );
-    return { ok: true as const, jobId, source: reservation.source };
+    return { ok: true as const, jobId, source: reservation!.source };
   } catch (error) {
     if (error instanceof DomainError) return { ok: false as const, code: error.code };
     throw error;

@@ -3,10 +3,10 @@ import { type CanvasLayout, isRenderFailure } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { Canvas } from './canvas.ts';
 
-/** What a layout answers: one layout per target, or why there is none. */
-export type AdaptLayoutResult = { layouts: CanvasLayout[] } | { error: 'resize_timeout' | 'resize_source_unsupported' };
+/** What adapting answers: one layout per target, or why there is none. */
+export type AdaptOutcome = { layouts: CanvasLayout[] } | { error: 'resize_timeout' | 'resize_source_unsupported' };
 
-export interface LayOutCanvasOptions {
+export interface AdaptInBrowserOptions {
   marked: string;
   canvas: Canvas;
   targets: Canvas[];
@@ -15,13 +15,13 @@ export interface LayOutCanvasOptions {
 }
 
 /**
- * The browser layout of a marked canvas source in this process's engine: in a sandbox of the
- * account, script off (an adapt request has no javascript option and a source cannot turn script
- * on), network blocked, the account's own assets served. A timeout answers resize_timeout; a
+ * Adapts a marked canvas source in this process's engine, which lays it out and measures it: in
+ * a sandbox of the account, script off (an adapt request has no javascript option and a source
+ * cannot turn script on), network blocked, the account's own assets served. A timeout answers resize_timeout; a
  * load the sandbox refuses (a URL, a foreign asset) resize_source_unsupported, as the source's
  * renders would fail too.
  */
-export async function layOutCanvas(ctx: ServiceContext, options: LayOutCanvasOptions): Promise<AdaptLayoutResult> {
+export async function adaptInBrowser(ctx: ServiceContext, options: AdaptInBrowserOptions): Promise<AdaptOutcome> {
   try {
     const layouts = await ctx.renderEngine.adaptCanvas({
       account: options.account,
