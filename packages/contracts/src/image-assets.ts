@@ -92,5 +92,5 @@ export const getImageAssetContentOperation = defineOperation({
   errors: ['not_found', 'image_asset_unavailable'],
 });
 
-export const imageAssetOperationList: readonly Operation[] = [createImageAssetOperation, previewImageUrlOperation, getImageAssetContentOperation];
+export const imageAssetOperationList = [createImageAssetOperation, previewImageUrlOperation, getImageAssetContentOperation] as const satisfies readonly Operation[];
 

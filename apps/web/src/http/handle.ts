@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, unsafeTextDetail } from '@svc/contracts';
+import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, type OperationId, unsafeTextDetail } from '@svc/contracts';
 import { isDatabaseUnavailable } from '@svc/db';
 import { createLogger, DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
 import { authenticate } from './authenticate.ts';
@@ -32,15 +32,25 @@ export interface HandlerResult {
   stream?: ReadableStream<Uint8Array>;
 }
 
-type RouteContext = { params?: Promise<Record<string, string | string[]>> };
+/**
+ * What answers one operation: the operation it serves, and its answer to a request whose path
+ * the route table matched (the path parameters come from that match).
+ */
+export interface OperationHandler<Id extends string = string> {
+  readonly operation: Operation & { readonly operationId: Id };
+  readonly answer: (request: Request, params: Record<string, string>) => Promise<Response>;
+}
+
+/** Handlers by operation id; the /v1 table is one of these with every id of the catalog. */
+export type OperationHandlers<Id extends string = OperationId> = { readonly [K in Id]: OperationHandler<K> };
 
 /**
- * Adapts one contract operation to a Next.js route handler: authenticate, parse the
- * query and body with the operation's schemas, run the use-case, shape the answer with
- * the response schema, and turn any failure into the error envelope.
+ * Adapts one contract operation to its handler: authenticate, parse the path parameters,
+ * query and body with the operation's schemas, run the use-case, shape the answer with the
+ * response schema, and turn any failure into the error envelope.
  */
-export function handle<Op extends Operation>(operation: Op, run: (input: HandlerInput<Op>) => Promise<HandlerResult>) {
-  return async (request: Request, route: RouteContext): Promise<Response> => {
+export function handle<Op extends Operation>(operation: Op, run: (input: HandlerInput<Op>) => Promise<HandlerResult>): OperationHandler<Op['operationId']> {
+  const answer = async (request: Request, pathParameters: Record<string, string>): Promise<Response> => {
     const requestId = request.headers.get('x-request-id') ?? randomUUID();
     let ctx: ServiceContext | undefined;
     try {
@@ -49,7 +59,7 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       if (operation.sameOrigin && request.headers.get('origin') !== new URL(ctx.config.publicUrl).origin) {
         throw new DomainError('cross_origin_rejected');
       }
-      const params = operation.params ? await pathParams(operation.params, route) : undefined;
+      const params = operation.params ? pathParams(operation.params, pathParameters) : undefined;
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
       const body = operation.body ? await parseBody(operation.body, request) : undefined;
       const raw = operation.rawBody;
@@ -65,6 +75,7 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       return errorResponse(unavailableAsOverloaded(operation, error, requestId, ctx), requestId, ctx);
     }
   };
+  return { operation, answer };
 }
 
 /**
@@ -78,8 +89,7 @@ function unavailableAsOverloaded(operation: Operation, error: unknown, requestId
 }
 
 /** Path parameters checked by the contract; a malformed id names no resource, so it is not found. */
-async function pathParams<T extends z.ZodType>(schema: T, route: RouteContext): Promise<z.output<T>> {
-  const raw = Object.fromEntries(Object.entries((await route?.params) ?? {}).map(([key, value]) => [key, String(value)]));
+function pathParams<T extends z.ZodType>(schema: T, raw: Record<string, string>): z.output<T> {
   const result = schema.safeParse(raw);
   if (!result.success) throw notFound();
   return result.data;
