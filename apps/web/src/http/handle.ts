@@ -20,6 +20,8 @@ export interface HandlerInput<Op extends Operation> {
   body: Op['body'] extends { schema: infer S } ? Infer<S> : undefined;
   /** The raw bytes and declared type of an upload route's body. */
   upload: Op['rawBody'] extends object ? RawUpload : undefined;
+  /** The Idempotency-Key header, for an operation that takes one (null without it). */
+  idempotencyKey: string | null;
   request: Request;
   requestId: string;
 }
@@ -66,7 +68,8 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       const upload = raw
         ? await readRawBody(request, raw.maxBytes, () => new DomainError(raw.tooLargeCode, { details: [{ field: 'body.too_large', reason: 'invalid value' }] }))
         : undefined;
-      const result = await run({ ctx, principal, params, query, body, upload, request, requestId } as HandlerInput<Op>);
+      const idempotencyKey = operation.idempotencyKey ? request.headers.get('idempotency-key') : null;
+      const result = await run({ ctx, principal, params, query, body, upload, idempotencyKey, request, requestId } as HandlerInput<Op>);
       if (result.stream) return new Response(result.stream, { status: result.status, headers: { 'x-request-id': requestId, ...result.headers } });
       const schema = operation.responses[result.status]?.schema;
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
@@ -77,6 +80,24 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
   };
   return { operation, answer };
 }
+
+/**
+ * One answer for each role of a kind's operations (create, get ...); given the union of the
+ * kinds, answers written once for all of them (the roles are not mapped one kind at a time).
+ */
+export type KindAnswers<Ops extends Record<string, Operation>> = { [Role in Extract<keyof Ops, string>]: (input: HandlerInput<Ops[Role]>) => Promise<HandlerResult> };
+
+/**
+ * The handlers of one kind's operations (the PDF or image renders, one group kind), each
+ * answered by the answer of its role and keyed by the operation's own id.
+ */
+export function handleKind<Ops extends Record<string, Operation>>(operations: Ops, answers: NoInfer<KindAnswers<Ops>>): KindHandlers<Ops> {
+  const run = answers as Record<string, (input: HandlerInput<Operation>) => Promise<HandlerResult>>;
+  const handlers = Object.entries(operations).map(([role, operation]) => [operation.operationId, handle(operation, run[role]!)]);
+  return Object.fromEntries(handlers) as KindHandlers<Ops>;
+}
+
+type KindHandlers<Ops extends Record<string, Operation>> = { [Role in keyof Ops as Ops[Role]['operationId']]: OperationHandler<Ops[Role]['operationId']> };
 
 /**
  * The database down or restarting answers 503 overloaded with Retry-After where the operation

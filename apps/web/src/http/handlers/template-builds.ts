@@ -22,8 +22,8 @@ import { handle, type OperationHandlers } from '../handle.ts';
 import { noStoreHeaders, templateBuildBody, templateMessageBody } from '../views/template-builds.ts';
 
 export const templateBuildHandlers = {
-  createTemplateBuild: handle(createTemplateBuildOperation, async ({ ctx, principal, body, request }) => {
-    const { build, replayed } = await createTemplateBuild(ctx, { principal, request: body, idempotencyKey: request.headers.get('idempotency-key') });
+  createTemplateBuild: handle(createTemplateBuildOperation, async ({ ctx, principal, body, idempotencyKey }) => {
+    const { build, replayed } = await createTemplateBuild(ctx, { principal, request: body, idempotencyKey });
     return { status: replayed ? 200 : 202, body: templateBuildBody(build) };
   }),
 
@@ -37,13 +37,8 @@ export const templateBuildHandlers = {
     body: (await listBuildMessages(ctx, { accountId: principal.accountId, buildId: params.build_id })).map(templateMessageBody),
   })),
 
-  createTemplateBuildMessage: handle(createTemplateBuildMessageOperation, async ({ ctx, principal, params, body, request }) => {
-    const { message, replayed } = await createBuildMessage(ctx, {
-      principal,
-      buildId: params.build_id,
-      request: body,
-      idempotencyKey: request.headers.get('idempotency-key'),
-    });
+  createTemplateBuildMessage: handle(createTemplateBuildMessageOperation, async ({ ctx, principal, params, body, idempotencyKey }) => {
+    const { message, replayed } = await createBuildMessage(ctx, { principal, buildId: params.build_id, request: body, idempotencyKey });
     return { status: replayed ? 200 : 202, body: templateMessageBody(message) };
   }),
 

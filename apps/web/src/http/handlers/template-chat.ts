@@ -26,13 +26,8 @@ import { imageProposalBody, noStoreHeaders, templateChatMessageBody } from '../v
 import { templateVersionBody } from '../views/templates.ts';
 
 export const templateChatHandlers = {
-  createTemplateChatMessage: handle(createTemplateChatMessageOperation, async ({ ctx, principal, params, body, request }) => {
-    const { record, replayed } = await sendChatMessage(ctx, {
-      principal,
-      templateId: params.template_id,
-      request: body,
-      idempotencyKey: request.headers.get('idempotency-key'),
-    });
+  createTemplateChatMessage: handle(createTemplateChatMessageOperation, async ({ ctx, principal, params, body, idempotencyKey }) => {
+    const { record, replayed } = await sendChatMessage(ctx, { principal, templateId: params.template_id, request: body, idempotencyKey });
     return { status: replayed ? 200 : 202, body: templateChatMessageBody(record, ctx.clock()) };
   }),
 
