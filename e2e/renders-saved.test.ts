@@ -135,7 +135,8 @@ describe('saved-template renders', () => {
     expect(expectError(await render({ size_id: 'wide', data: full }), 400, 'template_data_collection_limit').details).toEqual([{ field: 'data', reason: 'Use a shorter value.' }]);
     expect(await trialBalance(account.accountId)).toBe(1);
     expect(await serviceDb().renderJob.count({ where: { accountId: account.accountId } })).toBe(0);
-    expect((await render({ size_id: 'original', data: full })).status).toBe(202);
+    const original = await renderOk('image', account.apiKey, { template_id: template.id, size_id: 'original', data: full, image: { format: 'png' } });
+    expect(await imageInfo(original.file.bytes)).toMatchObject({ width: 400, height: 300 });
   });
 
   it('prints the selected canvas pages of a saved version in the requested order', async () => {
