@@ -1,6 +1,7 @@
 import { idPattern } from '@svc/rules';
 import { z } from 'zod';
 
+/** An identifier: a fixed prefix and 32 lowercase hex characters (the contract's identifier rule, kept in @svc/rules). */
 export { assetIdPrefix, idPattern, idSource } from '@svc/rules';
 
 export function idSchema(prefix: string) {

@@ -1,4 +1,4 @@
-// Job errors carry a category (the public taxonomy of spec 2.3) and a stable snake_case code.
+// Job errors carry a category (the contract's public taxonomy of job errors) and a stable snake_case code.
 // The message is for logs only: the job pipeline must never show it to a customer.
 
 export type RenderErrorCategory =

@@ -1,5 +1,5 @@
 // Public input and output shapes. The job pipeline validates requests against the contracts
-// (spec 2.4) before calling the renderer; the renderer re-checks only what would otherwise
+// (the render request rules) before calling the renderer; the renderer re-checks only what would otherwise
 // produce a wrong artifact silently.
 
 import type { PaperFormat } from '@svc/rules';

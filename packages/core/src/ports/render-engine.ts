@@ -3,14 +3,14 @@ import { jobErrorCategories, type PdfRequest } from '@svc/contracts';
 /**
  * The browser side of a render, as the job pipeline sees it. The worker passes the Chromium
  * pool of @svc/renderer; tests may pass an engine of their own. Options arrive validated and
- * with the defaults of spec 2.4 applied.
+ * with the defaults of the render request rules applied.
  */
 export interface RenderEngine {
   renderPdf(input: RenderPdfInput): Promise<RenderOutput>;
   renderImage(input: RenderImageInput): Promise<RenderOutput>;
   /** True only for noRenderEngine: this process has no browser, so browser work goes to a worker. */
   readonly absent?: boolean;
-  /** Lays out a marked canvas source at its size and each target size (adapt, README "Saved templates"). */
+  /** Lays out a marked canvas source at its size and each target size (adapt, docs/decisions/adapt.md). */
   adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]>;
   /** Lays a document out at an output size and measures it (the AI review's layout facts); absent where no browser runs. */
   measureLayout?(input: MeasureLayoutInput): Promise<LayoutFacts>;
@@ -92,7 +92,7 @@ export interface RenderOutput {
 }
 
 /**
- * A render that failed for a reason of the job's own (spec 2.3 job error): the engine throws
+ * A render that failed for a reason of the job's own (the contract's job error): the engine throws
  * an Error named RenderError with a category and a stable code. Anything else it throws is a
  * fault of the process, and the job is left for recovery.
  */

@@ -16,7 +16,7 @@ const brandLimits = { dataBytes: maxTemplateDataBytes + 64 * 1024, dataCollectio
  * Evaluates a template source with data in the sandbox. The data has passed checkDataLimits:
  * callers check it once, before a schema walks it. Errors point at `sourceField` with line and
  * column (the sandbox's own data-limit errors into the data, as checkDataLimits does).
- * With a brand kit selected, templates also read `brand` (spec 2.8), added after the customer's
+ * With a brand kit selected, templates also read `brand` (the contract's brand values), added after the customer's
  * data passed its limits (callers check data.brand and the schema first). Customer work names
  * its `account`: the evaluation is then within the account's budget (evaluation-budget.ts) and
  * takes its turn among accounts in the sandbox; only the service's own fixed content omits it.
@@ -78,5 +78,5 @@ export async function checkDataLimits(data: Record<string, unknown>): Promise<vo
   }
 }
 
-/** A data-limit refusal's field: "data" followed by a JSON Pointer (spec 7). */
+/** A data-limit refusal's field: "data" followed by a JSON Pointer (the contract's error rules). */
 const dataField = (error: TemplateError) => `data${error.pointer ?? ''}`;

@@ -1,5 +1,5 @@
 // PDF capture of a loaded sandbox page: canvas page selection, then Chromium's printer with
-// the geometry and options of spec 2.4.
+// the geometry and options of the render request rules.
 import type { CDPSession, Page } from 'puppeteer-core';
 import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
@@ -8,7 +8,7 @@ import { RenderError } from '../errors.ts';
 import type { PdfOptions } from '../types.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
-/** Chromium draws its default date/title/URL header when a template is empty; spec 2.4 says empty. */
+/** Chromium draws its default date/title/URL header when a template is empty; the render request rules say empty. */
 const EMPTY_TEMPLATE = '<span></span>';
 
 /** Checks that need no browser, so a bad request never takes a pool slot. */
