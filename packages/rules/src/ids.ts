@@ -1,6 +1,6 @@
-// Identifiers (the contract's identifier rule): a resource prefix and 32 lowercase hex characters. The one text of
-// that rule: contracts validate with it, core refuses an unknown id before any query with it,
-// and the renderer recognises asset references with it.
+// Identifiers, the contract's identifier rule: a resource prefix and 32 lowercase hex
+// characters. The one text of that rule: contracts validate with it, core refuses an unknown id
+// before any query with it, and the renderer recognises asset references with it.
 
 const idHex = '[0-9a-f]{32}';
 
