@@ -3,7 +3,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import { inSandbox, prepareSandbox, resetSandbox } from './browser/sandbox.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
-import { Supervisor } from './browser/supervisor.ts';
+import { BrowserPool } from './browser/browser-pool.ts';
 import { adaptCanvas, type CanvasLayout } from './canvas/adapt-canvas.ts';
 import { type LayoutFacts, measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
@@ -31,18 +31,18 @@ export function defaultWarmSandboxes(memoryBytes = totalmem()): number {
 }
 
 export class Renderer {
-  readonly #supervisor: Supervisor;
+  readonly #pool: BrowserPool;
   readonly #renderTimeoutMs: number;
 
-  private constructor(supervisor: Supervisor, renderTimeoutMs: number) {
-    this.#supervisor = supervisor;
+  private constructor(pool: BrowserPool, renderTimeoutMs: number) {
+    this.#pool = pool;
     this.#renderTimeoutMs = renderTimeoutMs;
   }
 
   /** Launches the first browser; resolves once it is ready to take renders. */
   static async start(options: RendererOptions = {}): Promise<Renderer> {
     const logger = options.logger ?? silent;
-    const supervisor = await Supervisor.start({
+    const pool = await BrowserPool.start({
       executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
       restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
@@ -56,14 +56,14 @@ export class Renderer {
       },
       logger,
     });
-    return new Renderer(supervisor, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
+    return new Renderer(pool, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
   }
 
   async renderPdf(input: RenderPdfInput): Promise<RenderOutput> {
     const geometry = preparePdf(input.pdf);
     if (input.pages) checkPageSelection(input.pages);
     const printed = await inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -83,7 +83,7 @@ export class Renderer {
   async renderImage(input: RenderImageInput): Promise<RenderOutput> {
     prepareImage(input.image, input.pages);
     const bytes = await inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -105,7 +105,7 @@ export class Renderer {
    */
   async adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]> {
     return inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -124,7 +124,7 @@ export class Renderer {
    */
   async measureLayout(input: MeasureLayoutInput): Promise<LayoutFacts> {
     return inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -139,11 +139,11 @@ export class Renderer {
 
   /** Pool state for health checks and tests. */
   status(): RendererStatus {
-    return this.#supervisor.status();
+    return this.#pool.status();
   }
 
   /** Refuses queued renders, lets running ones finish, then stops every browser process. */
   close(): Promise<void> {
-    return this.#supervisor.close();
+    return this.#pool.close();
   }
 }

@@ -12,7 +12,7 @@ import type { BrowserContext, CDPSession, HTTPRequest, Page, Target } from 'pupp
 import { RenderError } from '../errors.ts';
 import type { AssetResolver, JavascriptMode, ResolvedAsset } from '../types.ts';
 import { GUARD_REPORT_KINDS, PAGE_GUARD_SCRIPT, REPORT_BINDING, type GuardReportKind } from './page-guard-script.ts';
-import { classifyUrl } from './url-policy.ts';
+import { classifyUrl } from './page-resource-policy.ts';
 import type { Violations } from './violations.ts';
 
 export interface IsolationOptions {
