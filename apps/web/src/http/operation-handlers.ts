@@ -1,6 +1,7 @@
 // The /v1 table: each operation of the contract's catalog and the handler that answers it,
-// keyed by operationId. The compiler checks it: an operation without a handler, a key that
-// names no operation, or a handler built for another operation than its key is a type error.
+// keyed by operationId, from one file per area of the catalog (handlers/). The compiler
+// checks it: an operation without a handler here, or in an area's file a key that names no
+// operation or a handler built for another operation than its key, is a type error.
 import type { Operation } from '@svc/contracts';
 import type { OperationHandler, OperationHandlers } from './handle.ts';
 import { accountHandlers } from './handlers/account.ts';
