@@ -1,20 +1,19 @@
 // The web process: a plain Node HTTP server in front of Next.js. It enforces the rules that
 // hold before any route runs (request id, header limits, unknown routes, wrong methods), so
 // those answers carry the error envelope instead of Node's or Next's own pages, answers the
-// operator probes (/healthz, /readyz, /metrics) and /v1 itself with the operations' route
-// modules (http/v1-dispatch.ts); Next serves the rest.
+// operator probes (/healthz, /readyz, /metrics) and /v1 itself with the operations' handlers
+// (http/v1-dispatch.ts, the table in http/operation-handlers.ts); Next serves the rest.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import { type ErrorCode, errorBody, type Operation, operations, type RouteMatch, RouteTable } from '@svc/contracts';
+import { type ErrorCode, errorBody, operations, RouteTable } from '@svc/contracts';
 import { answerProbe, type ProbeOptions } from '@svc/core/operations';
 import next from 'next';
 import { type Logger, silentLogger, withLogScope } from '@svc/core';
 import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './http/client-address.ts';
 import { countRequest, routeLabel } from './http/request-metrics.ts';
-import { dispatchV1, loadV1Routes } from './http/v1-dispatch.ts';
+import { dispatchV1, type MatchedRoute } from './http/v1-dispatch.ts';
 
 /** The contract's limits: at most 64 headers and 32 KiB of header names and values. */
 export const maxHeaderCount = 64;
@@ -49,7 +48,7 @@ function headersTooLarge(req: IncomingMessage): boolean {
  * Answers from the route table alone: 'answered' when it did, the matched /v1 operation for
  * the API, or 'next' for everything else (dashboard, sign-in, GraphQL).
  */
-function preflight(req: IncomingMessage, res: ServerResponse, requestId: string): 'answered' | 'next' | RouteMatch {
+function preflight(req: IncomingMessage, res: ServerResponse, requestId: string): 'answered' | 'next' | MatchedRoute {
   if (headersTooLarge(req)) {
     sendError(res, requestId, 'request_headers_too_large', { connection: 'close' });
     return 'answered';
@@ -61,11 +60,12 @@ function preflight(req: IncomingMessage, res: ServerResponse, requestId: string)
     sendError(res, requestId, 'not_found');
     return 'answered';
   }
-  if (!match.operation) {
+  const { operation } = match;
+  if (!operation) {
     sendError(res, requestId, 'method_not_allowed', { allow: match.allowed.map((method) => method.toUpperCase()).join(', ') });
     return 'answered';
   }
-  return match;
+  return { ...match, operation };
 }
 
 export interface StartWebOptions {
@@ -95,7 +95,6 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
   const app = next({ dev: false, dir, hostname, port, quiet: true });
   await app.prepare();
   const handleNext = app.getRequestHandler();
-  const v1Routes = await loadV1Routes(join(dir, 'app'), operations);
 
   // once shutdown begins, readiness answers 503 at once (a load balancer stops sending new
   // requests) while requests are still served; closing follows
@@ -123,7 +122,7 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
     req.headers[clientAddressHeader] = resolveClientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustedProxyHops);
     res.setHeader('x-request-id', requestId);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    let route: 'answered' | 'next' | 'probe' | RouteMatch = 'answered';
+    let route: 'answered' | 'next' | 'probe' | MatchedRoute = 'answered';
     countRequest(req, res, () => routeLabel(path, route));
     if (answerProbe(req, res, probeOptions)) {
       route = 'probe';
@@ -131,7 +130,7 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
     }
     route = preflight(req, res, requestId);
     if (route === 'answered') return;
-    const answering = route === 'next' ? handleNext(req, res) : dispatchV1(v1Routes, route.operation as Operation, route.params, req, res);
+    const answering = route === 'next' ? handleNext(req, res) : dispatchV1(route, req, res);
     answering.catch((error: unknown) => {
       logger.error('request failed', { error: error instanceof Error ? error.stack : String(error) });
       if (!res.headersSent) sendError(res, requestId, 'internal_error');

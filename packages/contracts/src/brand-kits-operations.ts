@@ -179,7 +179,7 @@ export const getBrandAssetOperation = defineOperation({
   errors: ['brand_kit_not_found', 'not_found', 'image_asset_unavailable'],
 });
 
-export const brandKitOperationList: readonly Operation[] = [
+export const brandKitOperationList = [
   createBrandKitOperation,
   listBrandKitsOperation,
   getBrandKitOperation,
@@ -188,4 +188,4 @@ export const brandKitOperationList: readonly Operation[] = [
   createBrandAssetOperation,
   replaceBrandAssetOperation,
   getBrandAssetOperation,
-];
+] as const satisfies readonly Operation[];

@@ -48,8 +48,9 @@ const archiveDescription = (what: string) =>
   'its position, state, error code and file name (never customer data). No credential: the token is the signed link from ' +
   'archive_url. A genuine expired link answers 403 download_expired; an invalid link, or a group with no file to archive, 404.';
 
-function groupOperations<const P extends string>(options: {
-  name: string;
+/** The four operations of one group kind; generic in the name, so each operation's id is its own literal type. */
+function groupOperations<const N extends string, const P extends string>(options: {
+  name: N;
   path: string;
   prefix: P;
   create: z.ZodType;
@@ -184,7 +185,7 @@ export const imagePackOperations = groupOperations({
   archiveNames: 'numbered with the size id: 01-instagram-square.png',
 });
 
-export const groupOperationList: readonly Operation[] = [
+export const groupOperationList = [
   batchOperations.create,
   batchOperations.get,
   batchOperations.retry,
@@ -198,4 +199,4 @@ export const groupOperationList: readonly Operation[] = [
   imagePackOperations.get,
   imagePackOperations.retry,
   imagePackOperations.archive,
-];
+] as const satisfies readonly Operation[];

@@ -41,8 +41,7 @@ export * from './testimonials.ts';
 export * from './text-integrity.ts';
 export * from './webhooks.ts';
 
-/** Every operation the service serves; routing, validation and the published contract all read it. */
-export const operations: readonly Operation[] = [
+const catalog = [
   getOpenApiOperation,
   getPublicStatsOperation,
   createApiKeyOperation,
@@ -59,4 +58,10 @@ export const operations: readonly Operation[] = [
   ...imageAssetOperationList,
   ...accountOperationList,
   ...testimonialOperationList,
-];
+] as const;
+
+/** Every operation the service serves; routing, validation and the published contract all read it. */
+export const operations: readonly Operation[] = catalog;
+
+/** The id of every operation of the catalog: a table keyed by it names each operation exactly once. */
+export type OperationId = (typeof catalog)[number]['operationId'];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
-import { artifactMediaTypes, HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
+import { artifactMediaTypes, HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit, renderIdPrefixes } from './renders.ts';
 
 
 const createErrors = [
@@ -21,11 +21,14 @@ const createErrors = [
   ...templateEvaluationErrors,
 ] as const;
 
-function renderOperations(kind: 'pdf' | 'image') {
-  const name = kind === 'pdf' ? 'Pdf' : 'Image';
+const renderNames = { pdf: 'Pdf', image: 'Image' } as const;
+
+/** The four operations of one render kind; generic in the kind, so each operation's id is its own literal type. */
+function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
+  const name = renderNames[kind];
   const schemas = kind === 'pdf' ? PdfJobSchemas : ImageJobSchemas;
   const tag = kind === 'pdf' ? 'PDF renders' : 'Image renders';
-  const IdPath = z.strictObject({ id: idSchema(kind === 'pdf' ? 'pdf_' : 'image_') });
+  const IdPath = z.strictObject({ id: idSchema(renderIdPrefixes[kind]) });
   const create = defineOperation({
     operationId: `create${name}`,
     method: 'post',
@@ -83,7 +86,7 @@ function renderOperations(kind: 'pdf' | 'image') {
     responses: { 200: { description: 'The job after removal', schema: schemas.job } },
     errors: ['not_found', 'job_not_finished'],
   });
-  return [create, list, get, remove] as const;
+  return { create, list, get, remove };
 }
 
 export const pdfOperations = renderOperations('pdf');
@@ -108,4 +111,14 @@ export const downloadFileOperation = defineOperation({
   errors: ['download_expired', 'not_found'],
 });
 
-export const renderOperationList: readonly Operation[] = [...pdfOperations, ...imageOperations, downloadFileOperation];
+export const renderOperationList = [
+  pdfOperations.create,
+  pdfOperations.list,
+  pdfOperations.get,
+  pdfOperations.remove,
+  imageOperations.create,
+  imageOperations.list,
+  imageOperations.get,
+  imageOperations.remove,
+  downloadFileOperation,
+] as const satisfies readonly Operation[];

@@ -177,7 +177,7 @@ export const publishTemplateBuildOperation = defineOperation({
   errors: ['template_build_not_found', 'template_draft_not_found', 'operation_conflict', 'generated_template_invalid'],
 });
 
-export const templateBuildOperationList: readonly Operation[] = [
+export const templateBuildOperationList = [
   createTemplateBuildOperation,
   getTemplateBuildOperation,
   listTemplateBuildMessagesOperation,
@@ -186,4 +186,4 @@ export const templateBuildOperationList: readonly Operation[] = [
   getTemplateBuildMessageDraftOperation,
   cancelTemplateBuildMessageOperation,
   publishTemplateBuildOperation,
-];
+] as const satisfies readonly Operation[];

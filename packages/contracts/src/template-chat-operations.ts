@@ -202,7 +202,7 @@ export const applyImageProposalOperation = defineOperation({
   errors: ['not_found', 'operation_conflict'],
 });
 
-export const templateChatOperationList: readonly Operation[] = [
+export const templateChatOperationList = [
   createTemplateChatMessageOperation,
   getTemplateChatMessageOperation,
   cancelTemplateChatMessageOperation,
@@ -213,4 +213,4 @@ export const templateChatOperationList: readonly Operation[] = [
   rejectChatImageProposalOperation,
   getImageProposalOperation,
   applyImageProposalOperation,
-];
+] as const satisfies readonly Operation[];

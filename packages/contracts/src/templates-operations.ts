@@ -203,7 +203,7 @@ export const getTemplateVersionOperation = defineOperation({
   errors: ['not_found'],
 });
 
-export const templateOperationList: readonly Operation[] = [
+export const templateOperationList = [
   createTemplateOperation,
   listTemplatesOperation,
   previewTemplateOperation,
@@ -214,4 +214,4 @@ export const templateOperationList: readonly Operation[] = [
   createTemplateVersionOperation,
   listTemplateVersionsOperation,
   getTemplateVersionOperation,
-];
+] as const satisfies readonly Operation[];

@@ -226,7 +226,7 @@ export const listWebhookDeliveriesOperation = defineOperation({
   errors: ['not_found'],
 });
 
-export const webhookOperationList: readonly Operation[] = [
+export const webhookOperationList = [
   createWebhookOperation,
   listWebhooksOperation,
   getWebhookOperation,
@@ -237,4 +237,4 @@ export const webhookOperationList: readonly Operation[] = [
   replayWebhookOperation,
   testWebhookOperation,
   listWebhookDeliveriesOperation,
-];
+] as const satisfies readonly Operation[];

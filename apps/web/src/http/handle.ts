@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, unsafeTextDetail } from '@svc/contracts';
+import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, type OperationId, unsafeTextDetail } from '@svc/contracts';
 import { isDatabaseUnavailable } from '@svc/db';
 import { createLogger, DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
 import { authenticate } from './authenticate.ts';
@@ -20,6 +20,8 @@ export interface HandlerInput<Op extends Operation> {
   body: Op['body'] extends { schema: infer S } ? Infer<S> : undefined;
   /** The raw bytes and declared type of an upload route's body. */
   upload: Op['rawBody'] extends object ? RawUpload : undefined;
+  /** The Idempotency-Key header, for an operation that takes one (null without it). */
+  idempotencyKey: string | null;
   request: Request;
   requestId: string;
 }
@@ -32,15 +34,25 @@ export interface HandlerResult {
   stream?: ReadableStream<Uint8Array>;
 }
 
-type RouteContext = { params?: Promise<Record<string, string | string[]>> };
+/**
+ * What answers one operation: the operation it serves, and its answer to a request whose path
+ * the route table matched (the path parameters come from that match).
+ */
+export interface OperationHandler<Id extends string = string> {
+  readonly operation: Operation & { readonly operationId: Id };
+  readonly answer: (request: Request, params: Record<string, string>) => Promise<Response>;
+}
+
+/** Handlers by operation id; the /v1 table is one of these with every id of the catalog. */
+export type OperationHandlers<Id extends string = OperationId> = { readonly [K in Id]: OperationHandler<K> };
 
 /**
- * Adapts one contract operation to a Next.js route handler: authenticate, parse the
- * query and body with the operation's schemas, run the use-case, shape the answer with
- * the response schema, and turn any failure into the error envelope.
+ * Adapts one contract operation to its handler: authenticate, parse the path parameters,
+ * query and body with the operation's schemas, run the use-case, shape the answer with the
+ * response schema, and turn any failure into the error envelope.
  */
-export function handle<Op extends Operation>(operation: Op, run: (input: HandlerInput<Op>) => Promise<HandlerResult>) {
-  return async (request: Request, route: RouteContext): Promise<Response> => {
+export function handle<Op extends Operation>(operation: Op, run: (input: HandlerInput<Op>) => Promise<HandlerResult>): OperationHandler<Op['operationId']> {
+  const answer = async (request: Request, pathParameters: Record<string, string>): Promise<Response> => {
     const requestId = request.headers.get('x-request-id') ?? randomUUID();
     let ctx: ServiceContext | undefined;
     try {
@@ -49,14 +61,15 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       if (operation.sameOrigin && request.headers.get('origin') !== new URL(ctx.config.publicUrl).origin) {
         throw new DomainError('cross_origin_rejected');
       }
-      const params = operation.params ? await pathParams(operation.params, route) : undefined;
+      const params = operation.params ? pathParams(operation.params, pathParameters) : undefined;
       const query = operation.query ? parse(operation.query, queryObject(request.url)) : undefined;
       const body = operation.body ? await parseBody(operation.body, request) : undefined;
       const raw = operation.rawBody;
       const upload = raw
         ? await readRawBody(request, raw.maxBytes, () => new DomainError(raw.tooLargeCode, { details: [{ field: 'body.too_large', reason: 'invalid value' }] }))
         : undefined;
-      const result = await run({ ctx, principal, params, query, body, upload, request, requestId } as HandlerInput<Op>);
+      const idempotencyKey = operation.idempotencyKey ? request.headers.get('idempotency-key') : null;
+      const result = await run({ ctx, principal, params, query, body, upload, idempotencyKey, request, requestId } as HandlerInput<Op>);
       if (result.stream) return new Response(result.stream, { status: result.status, headers: { 'x-request-id': requestId, ...result.headers } });
       const schema = operation.responses[result.status]?.schema;
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
@@ -65,7 +78,26 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       return errorResponse(unavailableAsOverloaded(operation, error, requestId, ctx), requestId, ctx);
     }
   };
+  return { operation, answer };
 }
+
+/**
+ * One answer for each role of a kind's operations (create, get ...); given the union of the
+ * kinds, answers written once for all of them (the roles are not mapped one kind at a time).
+ */
+export type KindAnswers<Ops extends Record<string, Operation>> = { [Role in Extract<keyof Ops, string>]: (input: HandlerInput<Ops[Role]>) => Promise<HandlerResult> };
+
+/**
+ * The handlers of one kind's operations (the PDF or image renders, one group kind), each
+ * answered by the answer of its role and keyed by the operation's own id.
+ */
+export function handleKind<Ops extends Record<string, Operation>>(operations: Ops, answers: NoInfer<KindAnswers<Ops>>): KindHandlers<Ops> {
+  const run = answers as Record<string, (input: HandlerInput<Operation>) => Promise<HandlerResult>>;
+  const handlers = Object.entries(operations).map(([role, operation]) => [operation.operationId, handle(operation, run[role]!)]);
+  return Object.fromEntries(handlers) as KindHandlers<Ops>;
+}
+
+type KindHandlers<Ops extends Record<string, Operation>> = { [Role in keyof Ops as Ops[Role]['operationId']]: OperationHandler<Ops[Role]['operationId']> };
 
 /**
  * The database down or restarting answers 503 overloaded with Retry-After where the operation
@@ -78,8 +110,7 @@ function unavailableAsOverloaded(operation: Operation, error: unknown, requestId
 }
 
 /** Path parameters checked by the contract; a malformed id names no resource, so it is not found. */
-async function pathParams<T extends z.ZodType>(schema: T, route: RouteContext): Promise<z.output<T>> {
-  const raw = Object.fromEntries(Object.entries((await route?.params) ?? {}).map(([key, value]) => [key, String(value)]));
+function pathParams<T extends z.ZodType>(schema: T, raw: Record<string, string>): z.output<T> {
   const result = schema.safeParse(raw);
   if (!result.success) throw notFound();
   return result.data;

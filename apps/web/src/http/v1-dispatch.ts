@@ -1,40 +1,20 @@
-// /v1 without Next: the route table names the operation, and the operation's route module
-// (app/v1/**/route.ts, the same handlers Next would run) answers a Web Request built from the
-// Node request. Next's routing, rendering and response machinery cost more CPU per request
-// than a whole render's admission, so the web process serves its API itself; Next serves the
-// dashboard, sign-in and GraphQL.
+// /v1 without Next: the route table names the operation, and the operation's handler (the
+// table in operation-handlers.ts) answers a Web Request built from the Node request. Next's
+// routing, rendering and response machinery cost more CPU per request than a whole render's
+// admission, so the web process serves its API itself; Next serves the dashboard, sign-in and
+// GraphQL.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { pathToFileURL } from 'node:url';
-import type { HttpMethod, Operation } from '@svc/contracts';
+import type { Operation, RouteMatch } from '@svc/contracts';
+import { handlerOf } from './operation-handlers.ts';
 
-type RouteHandler = (request: Request, route: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type RouteModule = Partial<Record<Uppercase<HttpMethod>, RouteHandler>>;
+/** A request the route table matched to an operation (its method included). */
+export type MatchedRoute = RouteMatch & { operation: Operation };
 
-/** Route modules by operation path, loaded once at start. */
-export async function loadV1Routes(appDir: string, operations: readonly Operation[]): Promise<Map<string, RouteModule>> {
-  const modules = new Map<string, RouteModule>();
-  for (const path of new Set(operations.map((operation) => operation.path))) {
-    // /v1/pdf/{id} lives in app/v1/pdf/[id]/route.ts
-    const segments = path.split('/').filter(Boolean).map((segment) => segment.replace(/^\{(\w+)\}$/, '[$1]'));
-    modules.set(path, (await import(pathToFileURL(join(appDir, ...segments, 'route.ts')).href)) as RouteModule);
-  }
-  return modules;
-}
-
-/** Runs the operation's handler and sends its answer; a HEAD request gets the GET answer's head. */
-export async function dispatchV1(
-  modules: Map<string, RouteModule>,
-  operation: Operation,
-  params: Record<string, string>,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const handler = modules.get(operation.path)?.[operation.method.toUpperCase() as Uppercase<HttpMethod>];
-  if (!handler) throw new Error(`no handler for ${operation.method} ${operation.path}`);
-  const response = await handler(webRequest(req), { params: Promise.resolve(params) });
+/** Runs the matched operation's handler and sends its answer; a HEAD request gets the GET answer's head. */
+export async function dispatchV1({ operation, params }: MatchedRoute, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const response = await handlerOf(operation).answer(webRequest(req), params);
   if (!req.complete) discardUnreadBody(req);
   res.statusCode = response.status;
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);

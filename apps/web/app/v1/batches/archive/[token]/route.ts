@@ -1,3 +1,0 @@
-import { groupArchiveRoute } from '../../../../../src/http/group-routes.ts';
-
-export const GET = groupArchiveRoute('batch');

@@ -1,3 +1,0 @@
-import { groupCreateRoute } from '../../../src/http/group-routes.ts';
-
-export const POST = groupCreateRoute('batch');

@@ -1,3 +1,0 @@
-import { groupRetryRoute } from '../../../../../src/http/group-routes.ts';
-
-export const POST = groupRetryRoute('image_pack');

@@ -1,3 +1,0 @@
-import { renderItemRoutes } from '../../../../src/http/render-routes.ts';
-
-export const { GET, DELETE } = renderItemRoutes('pdf');

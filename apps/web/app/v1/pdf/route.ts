@@ -1,3 +1,0 @@
-import { renderCollectionRoutes } from '../../../src/http/render-routes.ts';
-
-export const { POST, GET } = renderCollectionRoutes('pdf');
