@@ -1,8 +1,7 @@
-import type { adaptErrorCodes, TemplateAdaptRequest } from '@svc/contracts';
+import type { adaptErrorCodes, CanvasLayout, TemplateAdaptRequest } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { takeRateAmount } from '../limits/rate-limit.ts';
-import type { CanvasLayout } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';

@@ -1,5 +1,5 @@
 import { accountAssetResolver } from '../assets/captured-asset-resolver.ts';
-import { isRenderFailure } from '../ports/render-engine.ts';
+import { isRenderError } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { renderFinishedChannel } from '../renders/completion-waiter.ts';
 import type { AdaptLayoutResult } from './adapt-template.ts';
@@ -68,7 +68,7 @@ export async function layOutCanvas(ctx: ServiceContext, options: LayOutCanvasOpt
     });
     return { layouts };
   } catch (error) {
-    if (!isRenderFailure(error)) throw error;
+    if (!isRenderError(error)) throw error;
     if (error.category === 'timeout') return { error: 'resize_timeout' };
     ctx.logger.warn('adapt layout failed', { category: error.category, code: error.code, error: error.message });
     if (error.category === 'unsafe_asset' || error.category === 'invalid_input') return { error: 'resize_source_unsupported' };

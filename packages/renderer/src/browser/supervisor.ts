@@ -3,7 +3,7 @@
 // per-job deadline, and a replacement browser after N renders or a crash.
 // Model: gotenberg's supervisor.
 import type { Browser, BrowserContext } from 'puppeteer-core';
-import { RenderError, isRenderError } from '../errors.ts';
+import { RenderError, isRenderError } from '@svc/contracts';
 import type { RendererLogger, RendererStatus } from '../types.ts';
 import { BrowserInstance } from './browser-instance.ts';
 import { Slots } from './slots.ts';
