@@ -219,7 +219,7 @@ describe('PUT /v1/brand-kits/{id}/assets/{asset_id}', () => {
     const oldId = await added(account, kitId, red, 'image/png');
     const html = '<body style="margin:0;background:#fff"><img src="{{ brand.logo }}" style="display:block;width:320px;height:200px"></body>';
     const queued = await api('/v1/image', { method: 'POST', key: account.apiKey, body: { html, brand_kit_id: kitId, image, wait: false } });
-    // 202 while queued or running, 200 if it already ended (spec 3.1)
+    // 202 while queued or running, 200 if it already ended (the contract's render job lifecycle)
     expect([200, 202], queued.text).toContain(queued.status);
     const captured = await serviceDb().renderJobAsset.findMany({ where: { jobId: queued.body.id } });
     expect(captured.map((row) => row.assetId)).toEqual([oldId]);

@@ -1,4 +1,4 @@
-// Brand kits: create, list, read, change, archive and restore; plan limits (spec 2.6, 3.3, 4.6, 8).
+// Brand kits: create, list, read, change, archive and restore; plan limits (the contract's brand kit resource, archive lifecycle, routes and limits).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Brand values in templates (spec 2.4, 2.8): renders, saved templates and previews read brand.*
+// Brand values in templates (the render request rules and the contract's brand values): renders, saved templates and previews read brand.*
 // from the selected kit; the values are captured when the render is created.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('brand values in templates', () => {
     const account = await newAccount();
     const brand = await kit(account.apiKey, { name: 'Capture', colours: ['#123456'] });
     const created = await api('/v1/image', { method: 'POST', key: account.apiKey, body: { html: filled('{{ brand.colours.primary }}'), brand_kit_id: brand.id, image: png, wait: false } });
-    // 202 while queued or running, 200 if it already ended (spec 3.1)
+    // 202 while queued or running, 200 if it already ended (the contract's render job lifecycle)
     expect([200, 202]).toContain(created.status);
     expect((await api(`/v1/brand-kits/${brand.id}`, { method: 'PATCH', key: account.apiKey, body: { colours: ['#654321'] } })).status).toBe(200);
     const job = await until(async () => {

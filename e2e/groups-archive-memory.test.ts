@@ -1,6 +1,6 @@
 // The archive streams: a 200-row batch of 1 MB files (200 MB of ZIP) passes through a web process
 // of its own while its resident memory is sampled; a ZIP built in memory would grow it by the
-// archive's size. The figure is printed and quoted in README ("Groups").
+// archive's size. The figure is printed and quoted in docs/decisions/groups.md (Archives).
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Batches (spec 2.9, 3.4, 4.9, part 8 Groups): one normal render job per data row, admitted as
+// Batches (the contract's groups, their lifecycle and routes, and the Groups limits): one normal render job per data row, admitted as
 // concurrency allows, with retry, cancel and a streamed ZIP of the succeeded files.
 import { signArchiveToken, signingSecret } from '@svc/core';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Carousels and image packs (spec 2.9, 4.9, 4.5 adapt as packs use it): one normal image job per
+// Carousels and image packs (the contract's groups and their routes, and adapt as packs use it): one normal image job per
 // selected canvas page or size, failures of one member leaving the others to run.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';

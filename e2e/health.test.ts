@@ -54,7 +54,7 @@ describe('worker probes on its health port', () => {
       const answer = await probe(`${workerHealthUrl()}/readyz`);
       return answer.status === 200 ? answer : null;
     }, 60_000);
-    expect(ready.body).toEqual({ status: 'ready', checks: { accepting: true, database: true, migrations: true, browser: true, queue_listener: true } });
+    expect(ready.body).toEqual({ status: 'ready', checks: { accepting: true, database: true, migrations: true, browser: true, queue_listener: true, task_queue_listener: true } });
     expect((await fetch(`${workerHealthUrl()}/v1/openapi.json`)).status).toBe(404);
   });
 

@@ -46,7 +46,7 @@ describe('asset references in renders', () => {
     const account = await newAccount();
     const red = await uploaded(account, '#ff0000');
     const created = await api('/v1/image', { method: 'POST', key: account.apiKey, body: { html: fill(red), image, wait: false } });
-    // 202 while queued or running, 200 if it already ended (spec 3.1)
+    // 202 while queued or running, 200 if it already ended (the contract's render job lifecycle)
     expect([200, 202]).toContain(created.status);
     // captured before the job was queued, so whatever the worker finds later, it renders these bytes
     const captured = await serviceDb().renderJobAsset.findMany({ where: { jobId: created.body.id } });

@@ -85,6 +85,27 @@ describe('metrics', () => {
     expect(moved(web, webAfter, 'svc_http_requests_total', { route: 'createImage', method: 'POST' })).toBe(2);
   });
 
+  it('count evaluation budget refusals', async () => {
+    const account = await env.newAccount();
+    const before = await scrapeWeb();
+    // templates that run to the sandbox's work limit (about half a second each) spend the
+    // account's evaluation budget (five seconds) until it is refused
+    const burner = '{% for i in range(100000) %}{% for j in range(100) %}{% endfor %}{% endfor %}';
+    let refused = false;
+    const deadline = Date.now() + 120_000;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (!refused && Date.now() < deadline) {
+          const response = await env.call('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html: burner, data: {} } });
+          if (response.status === 429) refused = true;
+          else expect(response.body.error.code).toMatch(/^template_(work_limit|timeout)$/);
+        }
+      }),
+    );
+    expect(refused).toBe(true);
+    expect(moved(before, await scrapeWeb(), 'svc_template_evaluation_refusals_total', { reason: 'evaluation_budget' })).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+
   it('reads the queue gauges from the database at scrape time', async () => {
     // a job admitted while the worker is paused, its entry then made due in an hour: it stays queued
     const account = await env.newAccount();

@@ -1,4 +1,4 @@
-// Renders from saved template versions (spec 2.4 saved shapes, 4.2, 9).
+// Renders from saved template versions (the saved render request shapes, the PDF render routes and the versioning rule).
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, serviceDb } from './support/api.ts';
 import { imageInfo, pdfInfo, pdfText, renderOk } from './support/files.ts';
@@ -84,7 +84,7 @@ describe('saved-template renders', () => {
     await api(`/v1/templates/${template.id}`, { method: 'DELETE', key: account.apiKey });
     expectError(await render(account.apiKey, { template_id: template.id, version: 1 }), 404, 'template_not_found');
     await api(`/v1/templates/${template.id}`, { method: 'PATCH', key: account.apiKey, body: { archived_at: null } });
-    // admitted: 202 while queued or running, 200 if it already ended (spec 3.1)
+    // admitted: 202 while queued or running, 200 if it already ended (the contract's render job lifecycle)
     expect([200, 202]).toContain((await render(account.apiKey, { template_id: template.id, wait: false })).status);
   });
 

@@ -16,6 +16,8 @@ const stopSignals: { to: string; send: (service: StartedService) => void }[] = [
   { to: 'SIGTERM to the process group', send: (service) => process.kill(-service.npm.pid!, 'SIGTERM') },
 ];
 
+const serveOf = (service: StartedService): Proc => descendants(service.npm.pid!).find((proc) => proc.args.includes('scripts/serve.ts'))!;
+
 const outrightKills: { of: string; kill: (service: StartedService) => void }[] = [
   { of: 'npm', kill: (service) => process.kill(service.npm.pid!, 'SIGKILL') },
   { of: "the service's own process", kill: (service) => process.kill(bootstrapOf(service).pid, 'SIGKILL') },
@@ -30,6 +32,38 @@ describe.concurrent('stopping npm start', () => {
       send(service);
       expect(await service.exited, service.stderr()).toBe(0);
       await expectStoppedInOrder(service, started);
+    } finally {
+      await service.cleanUp();
+    }
+  }, 240_000);
+
+  it('when the process running web, worker and database is killed outright, the processes below stop and the database stops last', async () => {
+    const service = await npmStart();
+    try {
+      const started = runningProcesses(service);
+      const serve = serveOf(service);
+      const webAndWorker = started.filter((proc) => /apps\/(web|worker)\/src/.test(proc.args));
+      expect(webAndWorker).toHaveLength(2);
+      const database = started.find((proc) => proc.args.includes('postgres') && proc.args.includes(String(service.pgPort)))!;
+      process.kill(serve.pid, 'SIGKILL');
+      // the database stays up while the web and worker processes stop, and stops after them
+      let webOrWorkerSeen = 0;
+      let databaseSeen = 0;
+      await until(async () => {
+        const now = performance.now();
+        if (webAndWorker.some(isAlive)) webOrWorkerSeen = now;
+        if (isAlive(database)) databaseSeen = now;
+        return started.every((proc) => !isAlive(proc));
+      }, 180_000).catch(() => {
+        throw new Error(`still running: ${JSON.stringify(started.filter(isAlive).map((proc) => proc.args))}\n${service.stderr()}`);
+      });
+      expect(databaseSeen).toBeGreaterThanOrEqual(webOrWorkerSeen);
+      expect(await service.exited).toBe(1);
+      expect(await portIsFree(service.port)).toBe(true);
+      expect(await portIsFree(service.pgPort)).toBe(true);
+      const messages = logEvents(service);
+      expect(messages.some((event) => event.component === 'setup' && event.message === 'service stopped'), service.stderr()).toBe(true);
+      expect(messages.filter((event) => event.level === 'error')).toEqual([]);
     } finally {
       await service.cleanUp();
     }
@@ -62,14 +96,18 @@ async function expectStoppedInOrder(service: StartedService, started: Proc[]) {
   expect(await portIsFree(service.port)).toBe(true);
   expect(await portIsFree(service.pgPort)).toBe(true);
   // the order, from the log: the worker closed its browser before the database stopped
-  const messages = service
-    .stderr()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as { level: string; component: string; message: string });
+  const messages = logEvents(service);
   const browserClosed = messages.findIndex((event) => event.component === 'worker' && event.message === 'renderer closed');
   const stopped = messages.findIndex((event) => event.component === 'start' && event.message === 'service stopped');
   expect(browserClosed, service.stderr()).toBeGreaterThanOrEqual(0);
   expect(stopped, service.stderr()).toBeGreaterThan(browserClosed);
   expect(messages.filter((event) => event.level === 'error')).toEqual([]);
+}
+
+function logEvents(service: StartedService): { level: string; component: string; message: string }[] {
+  return service
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: string; component: string; message: string });
 }

@@ -1,4 +1,4 @@
-// POST /v1/templates/adapt (spec 2.5, 4.5; README "Saved templates", adapt): canvases laid out in
+// POST /v1/templates/adapt (the saved template routes; docs/decisions/adapt.md): canvases laid out in
 // the worker's browser, adapted sources rendered and measured like any render.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';

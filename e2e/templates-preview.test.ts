@@ -1,4 +1,4 @@
-// POST /v1/templates/preview (spec 2.5, 4.5); adapt, which shares its rate limit, is templates-adapt.test.ts.
+// POST /v1/templates/preview (the contract's saved template routes); adapt, which shares its rate limit, is templates-adapt.test.ts.
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, serviceDb } from './support/api.ts';
 import { securitySuite } from './support/security.ts';

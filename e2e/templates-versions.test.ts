@@ -1,4 +1,4 @@
-// Saved template versions and saved sizes (spec 2.5, 4.5, 9).
+// Saved template versions and saved sizes (the contract's saved template routes and versioning rule).
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, type TestAccount } from './support/api.ts';
 import { securitySuite } from './support/security.ts';

@@ -1,4 +1,4 @@
-// Saved templates: create, list, read, rename, archive and restore (spec 2.5, 3.3, 4.5).
+// Saved templates: create, list, read, rename, archive and restore (the contract's saved template resource, archive lifecycle and routes).
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, type TestAccount } from './support/api.ts';
 import { securitySuite } from './support/security.ts';

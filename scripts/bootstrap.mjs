@@ -160,7 +160,54 @@ function serve(script, args, extraEnv) {
     log('the process that started the service is gone; stopping', 'warn');
     child.kill('SIGTERM');
   });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  // what the service started, as it reports it: if it is killed outright, this process finishes its stop
+  let started = null;
+  child.on('message', (message) => {
+    if (message?.service) started = { processes: message.service.processes.map(processOf).filter(Boolean), database: processOf(message.service.database) };
+  });
+  child.on('exit', async (code, signal) => {
+    if (signal && started) {
+      log(`the service process was killed (${signal}); stopping what it started`, 'warn');
+      await finishStop(started);
+      log('service stopped');
+    }
+    process.exit(code ?? (signal ? 1 : 0));
+  });
+}
+
+/**
+ * The stop of a service whose own process was killed: its web and worker processes notice (their
+ * channel to it closes) and stop in order by themselves; once they have exited, the embedded
+ * database gets its fast shutdown, as the service would have given it.
+ */
+async function finishStop({ processes, database }) {
+  const gone = (proc) => !proc || processOf(proc.pid)?.startedAt !== proc.startedAt;
+  const waitFor = async (procs, ms) => {
+    for (const deadline = Date.now() + ms; Date.now() < deadline && !procs.every(gone); ) await new Promise((done) => setTimeout(done, 200));
+    return procs.every(gone);
+  };
+  // as long as a running render may take to finish and be handed back, and the browser to close
+  if (!(await waitFor(processes, 120_000))) {
+    log('service processes still running after two minutes; killing them', 'warn');
+    for (const proc of processes) if (!gone(proc)) process.kill(proc.pid, 'SIGKILL');
+  }
+  if (database && !gone(database)) {
+    process.kill(database.pid, 'SIGINT');
+    if (!(await waitFor([database], 60_000))) log('the embedded database did not stop within a minute', 'error');
+  }
+}
+
+/** A process by pid and start time (so a reused pid is not mistaken for it), or null when there is none. */
+function processOf(pid) {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // a zombie has ended; its parent has only not collected it yet
+    return fields[0] === 'Z' ? null : { pid, startedAt: fields[19] };
+  } catch {
+    return null;
+  }
 }
 
 /** Calls `onGone` once this process's parent has ended: it is then adopted by another, its parent id changes. */

@@ -91,6 +91,9 @@ try {
   const web = start('apps/web/src/server.ts', 'web');
   const worker = start('apps/worker/src/main.ts', 'worker');
   children.push(web, worker);
+  // should this process be killed outright, the one that started it finishes the stop: it waits
+  // for the web and worker processes (they notice and stop in order) and then stops the database
+  process.send?.({ service: { processes: [web.pid, worker.pid], database: database.serverPid ?? null } });
   for (const child of children) {
     child.once('exit', (code, signal) => {
       if (stopping) return;

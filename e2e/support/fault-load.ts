@@ -127,7 +127,7 @@ export async function retryWebhooksNow(env: FaultEnv, webhookId: string): Promis
   }
 }
 
-/** Whether the svc-signature header signs `body` with `secret` (spec 6.2: HMAC-SHA256 over "<t>.<body>"). */
+/** Whether the svc-signature header signs `body` with `secret` (the delivery contract's signature rule: HMAC-SHA256 over "<t>.<body>"). */
 export function validSignature(header: string | undefined, body: string, secret: string, receivedAt: number): boolean {
   const parts = (header ?? '').split(',');
   const timestamp = parts.find((part) => part.startsWith('t='))?.slice(2);

@@ -16,7 +16,7 @@ import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './h
 import { countRequest, routeLabel } from './http/request-metrics.ts';
 import { dispatchV1, loadV1Routes } from './http/v1-dispatch.ts';
 
-/** Spec part 8: at most 64 headers and 32 KiB of header names and values. */
+/** The contract's limits: at most 64 headers and 32 KiB of header names and values. */
 export const maxHeaderCount = 64;
 export const maxHeaderBytes = 32 * 1024;
 /** Node's own parser limit sits far above ours so that our check, with the envelope, answers first. */

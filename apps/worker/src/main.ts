@@ -63,6 +63,7 @@ const renderEngine = chromiumEngine({ config, logger });
 const ctx = createServiceContext({ db, logger, config, renderEngine });
 const lazyBrowser = process.env.SVC_WORKER_LAZY_BROWSER === '1';
 let renderWake: Awaited<ReturnType<typeof wakeRenderSlots>> | null = null;
+const taskQueueListeners = new Set<string>();
 
 // up before the browser and the queues, so liveness answers while the worker starts; ready once
 // everything it needs to take work is there (a lazy browser starts with the first render)
@@ -80,6 +81,7 @@ const health = config.workerHealth
               ...(await databaseReadiness(db)),
               browser: lazyBrowser || renderEngine.poolStatus()?.browserPid != null,
               queue_listener: renderWake?.listening() ?? false,
+              task_queue_listener: taskQueueListeners.size > 0,
             },
     })
   : null;
@@ -99,6 +101,11 @@ queueEvents.on('pool:create', ({ workerPool }) => {
   presence.queuePoolIds.push(workerPool.id);
   void reportPresence();
 });
+// graphile-worker's LISTEN connection (new tasks: webhook deliveries, batches, AI messages); it
+// reconnects by itself and polls meanwhile
+queueEvents.on('pool:listen:success', ({ workerPool }) => taskQueueListeners.add(workerPool.id));
+queueEvents.on('pool:listen:error', ({ workerPool }) => taskQueueListeners.delete(workerPool.id));
+queueEvents.on('pool:listen:release', ({ workerPool }) => taskQueueListeners.delete(workerPool.id));
 // every queue connection under this process's name
 const queuePool = new pg.Pool({ connectionString: url, application_name: workerApplicationName(presence), max: 10 });
 // idle connections report errors to the pool, checked-out ones to themselves; without both

@@ -1,4 +1,4 @@
-// Adapt in the worker's browser (README "Saved templates", adapt): flow, flex, grid and
+// Adapt in the worker's browser (docs/decisions/adapt.md): flow, flex, grid and
 // positioned canvases adapted to other aspect ratios, then rendered and measured in a browser:
 // the rendered pixel size, no text outside its page, every page keeping its text.
 import { adaptSource, loadConfig, type ServiceContext, silentLogger, systemClock } from '@svc/core';

@@ -3,7 +3,7 @@ import { NoQuery, Timestamp } from './common.ts';
 import { defineOperation, jsonBodyErrors } from './operation.ts';
 import { named } from './registry.ts';
 
-/** Account and sign-in bodies are small: 16 KiB like the other account routes (spec part 8). */
+/** Account and sign-in bodies are small: 16 KiB like the other account routes (the contract's limits). */
 export const accountBodyLimit = 16 * 1024;
 export const maxEmailLength = 254;
 export const maxNextPathLength = 2048;

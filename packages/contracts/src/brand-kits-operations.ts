@@ -1,4 +1,4 @@
-// Brand kit operations (spec 4.6), with the kit's logo and font routes.
+// Brand kit operations (the contract's brand kit routes), with the kit's logo and font routes.
 import { z } from 'zod';
 import { NoQuery } from './common.ts';
 import {
@@ -22,7 +22,7 @@ const BrandAssetPath = z.strictObject({
   brand_kit_id: BrandKitPath.shape.brand_kit_id,
   asset_id: z.string().meta({ description: 'asset_ followed by 32 lowercase hex characters' }),
 });
-/** Spec part 8: asset files are at most 10 MiB. */
+/** The contract's limits: asset files are at most 10 MiB. */
 const maxBrandAssetBytes = 10 * 1024 * 1024;
 const brandAssetBody = { mediaTypes: brandAssetMediaTypes, maxBytes: maxBrandAssetBytes, tooLargeCode: 'brand_asset_too_large' } as const;
 const brandAssetRules =

@@ -1,4 +1,4 @@
-// Brand kits (spec 2.6): request and response shapes. Operations are in brand-kits-operations.ts.
+// Brand kits (the contract's brand kit resource): request and response shapes. Operations are in brand-kits-operations.ts.
 // Request schemas check types only; the value rules (name, colours, tone guidance) answer their
 // own 422 codes from the server (brand_kit_name_invalid, brand_kit_colours_invalid, brand_kit_tone_invalid).
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** An identifier: a fixed prefix and 32 lowercase hex characters (spec 2.1). */
+/** An identifier: a fixed prefix and 32 lowercase hex characters (the contract's identifier rule). */
 export function idPattern(prefix: string): RegExp {
   return new RegExp(`^${prefix}[0-9a-f]{32}$`);
 }

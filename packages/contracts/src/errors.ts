@@ -111,7 +111,7 @@ const table = {
   brand_kit_name_invalid: [422, 'The brand kit name is not valid.'],
   brand_kit_tone_invalid: [422, 'The tone guidance is not valid.'],
   generated_template_invalid: [422, 'The generated template is not valid.'],
-  // 422, not 415: spec 4.4 lists no 415 for image uploads (the body is not JSON; its type is judged with the bytes)
+  // 422, not 415: the contract's image upload route lists no 415 (the body is not JSON; its type is judged with the bytes)
   image_asset_type_unsupported: [422, 'The image type is not supported. Send PNG, JPEG or WebP bytes with a matching Content-Type.'],
   image_asset_invalid: [422, 'The image is not accepted: it must be a still, undamaged PNG, JPEG or WebP of the declared type, at most 7680x4320 as displayed, 32 million pixels and 64 MiB decoded. See details for the reason.'],
   image_url_unavailable: [422, 'The image at that URL could not be read (unreachable, an error status, too many redirects or over 15 seconds). See details for the reason.'],

@@ -1,4 +1,4 @@
-// Batches, carousels and image packs (spec 4.9).
+// Batches, carousels and image packs (the contract's batch, carousel and image pack routes).
 import { z } from 'zod';
 import { idSchema, NoQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';

@@ -1,4 +1,4 @@
-// Groups of renders (spec 2.9): batches, carousels and image packs.
+// Groups of renders (the contract's groups): batches, carousels and image packs.
 import { maxSelectedPages } from '@svc/rules';
 import { z } from 'zod';
 import { distinctItems, idSchema, Timestamp } from './common.ts';
@@ -13,7 +13,7 @@ export const maxPackSizes = 20;
 /** Batch rows carry up to 1 MiB of data each; the body limit leaves room for a large batch. */
 export const groupBodyLimit = 16 * 1024 * 1024;
 
-/** Rows a batch may hold on each plan (spec part 8, Groups). */
+/** Rows a batch may hold on each plan (the contract's limits, Groups). */
 export const batchRowAllowance = { free: 10, pack: 10, starter: 50, growth: 100, scale: 200 } as const;
 
 /**

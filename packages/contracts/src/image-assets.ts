@@ -1,4 +1,4 @@
-// Image assets (spec 2.10, 4.4): uploads of raw bytes, their content, and URL previews.
+// Image assets (the contract's image asset resource and routes): uploads of raw bytes, their content, and URL previews.
 import { z } from 'zod';
 import { idSchema, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
@@ -6,7 +6,7 @@ import { named } from './registry.ts';
 
 const tag = 'Image assets';
 export const imageAssetMediaTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
-/** Spec part 8: uploads and URL previews are at most 10 MiB. */
+/** The contract's limits: uploads and URL previews are at most 10 MiB. */
 export const maxImageAssetBytes = 10 * 1024 * 1024;
 export const imageUrlPreviewBodyLimit = 16 * 1024;
 

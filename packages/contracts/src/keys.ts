@@ -6,7 +6,7 @@ import { named } from './registry.ts';
 export const keyIdPrefix = 'key_';
 export const KeyId = idSchema(keyIdPrefix);
 export const apiKeySecretPattern = /^svc_sk_v1_[0-9a-f]{64}$/;
-/** Key create and update bodies are at most 16 KiB (spec part 8). */
+/** Key create and update bodies are at most 16 KiB (the contract's limits). */
 export const keyBodyLimit = 16 * 1024;
 export const maxActiveKeys = 10;
 

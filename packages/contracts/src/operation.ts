@@ -16,7 +16,7 @@ export interface OperationResponse {
 
 export type OperationAuth = 'bearer' | 'bearer_or_session' | 'session' | 'none';
 
-/** The session cookie (spec part 5). __Host-: Secure, Path=/ and no Domain, so no other site or subdomain can set it. */
+/** The session cookie (the contract's authentication rules). __Host-: Secure, Path=/ and no Domain, so no other site or subdomain can set it. */
 export const sessionCookieName = '__Host-svc_session';
 export const csrfHeaderName = 'x-csrf-token';
 
@@ -52,7 +52,7 @@ export interface Operation {
   description?: string;
   tag: string;
   /**
-   * Who may call (spec part 5): `bearer` an API key only (a session cookie is ignored);
+   * Who may call (the contract's authentication rules): `bearer` an API key only (a session cookie is ignored);
    * `bearer_or_session` an API key or the browser session cookie (a request with both uses
    * the key); `session` the browser session cookie only; `none` anyone. Every write made
    * with the cookie also needs the session's x-csrf-token.
@@ -77,9 +77,9 @@ export function defineOperation<const T extends Operation>(operation: T): T {
   return operation;
 }
 
-/** Codes any route can answer with (spec part 4 general rules). */
+/** Codes any route can answer with (the general rules of the contract's endpoints). */
 export const commonErrors: readonly ErrorCode[] = ['method_not_allowed', 'request_headers_too_large', 'internal_error'];
-/** Codes any authenticated route can answer with (spec part 5). */
+/** Codes any authenticated route can answer with (the contract's authentication rules). */
 export const authErrors: readonly ErrorCode[] = ['unauthorized', 'account_suspended'];
 /** Codes of the session cookie: an ended session, and a write without the session's CSRF token. */
 export const sessionErrors: readonly ErrorCode[] = ['signed_out', 'csrf_rejected'];

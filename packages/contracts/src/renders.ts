@@ -36,7 +36,7 @@ export const noControlCharacters = /^[^\u0000-\u001f\u007f-\u009f]*$/;
 export const Reference = z.string().min(1).max(200).regex(noControlCharacters);
 
 /**
- * Filename rules of spec 2.4 in one pattern (so the published schema holds all of them): a
+ * The render request's filename rules in one pattern (so the published schema holds all of them): a
  * letter or digit first, then letters, digits, space, dot, underscore or hyphen, no two dots
  * in a row and no trailing space. The server appends the extension.
  */
@@ -67,7 +67,7 @@ const MarginLength = z.string().regex(lengthPattern).meta({
 export const pdfFormats = paperFormats;
 
 /**
- * Byte limits of spec 2.4 that JSON Schema cannot count: the published maxLength counts
+ * The render request's byte limits that JSON Schema cannot count: the published maxLength counts
  * characters, which never exceed UTF-8 bytes, so whatever the document refuses the server
  * refuses too; the byte count itself is checked here.
  */
@@ -164,7 +164,7 @@ const BrandKitChoice = idSchema('kit_')
   .nullable()
   .meta({
     description:
-      'An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default ' +
+      'An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default ' +
       '<meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits.',
   });
 
@@ -188,7 +188,7 @@ const savedFields = {
 };
 
 /**
- * Raw HTML with a brand kit is a template evaluated with empty data (spec 2.4), so its html
+ * Raw HTML with a brand kit is a template evaluated with empty data (the render request rules), so its html
  * has the template source limit.
  */
 function checkKitSource(request: { html: string; brand_kit_id?: string | null }, context: z.RefinementCtx) {
@@ -208,7 +208,7 @@ interface RequestShapes<Raw extends z.ZodType, Stateless extends z.ZodType, Save
 }
 
 /**
- * Exactly one of the three shapes of spec 2.4, chosen by the fields present, then validated
+ * Exactly one of the three render request shapes, chosen by the fields present, then validated
  * by that shape alone (so errors name fields of the shape the client meant):
  * - html selects raw, or stateless when data is present; template_id, version and size_id
  *   beside html are then unknown fields;

@@ -1,4 +1,4 @@
-// AI template build operations (spec 4.7).
+// AI template build operations (the contract's AI build routes).
 import { z } from 'zod';
 import { NoQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';

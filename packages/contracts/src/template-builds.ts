@@ -1,4 +1,4 @@
-// AI template builds (spec 2.7): inputs, output intents, messages, drafts and publications.
+// AI template builds (the contract's AI builds): inputs, output intents, messages, drafts and publications.
 import { z } from 'zod';
 import { BrandKitId } from './brand-kits.ts';
 import { idSchema } from './common.ts';
@@ -10,7 +10,7 @@ export const templateMessageIdPrefix = 'msg_';
 export const TemplateBuildId = idSchema(templateBuildIdPrefix);
 export const TemplateMessageId = idSchema(templateMessageIdPrefix);
 
-/** Spec part 8, AI work. */
+/** The contract's limits, AI work. */
 export const maxAiTextChars = 65_536;
 export const maxAiSourceChars = 1_048_576;
 export const maxAiImageBase64Chars = 13_981_016;
@@ -18,7 +18,7 @@ export const maxAiReviews = 5;
 /** A base64 image of 13,981,016 characters, JSON escaping and the rest of the body. */
 export const templateBuildBodyLimit = 16 * 1024 * 1024;
 
-/** The prices of spec part 8 (credits). */
+/** The contract's price list (credits). */
 export const aiCreditPrices = { build: 50, edit: 25, image: 50, blankChat: 50, source: 0 } as const;
 
 const codePattern = /^[a-z][a-z0-9_]{0,63}$/;
@@ -150,7 +150,7 @@ export type TemplateBuildDraft = z.infer<typeof TemplateBuildDraft>;
 export const TemplatePublication = named('TemplatePublication', z.strictObject({ template_id: TemplateId, version: z.int().min(1) }));
 export type TemplatePublication = z.infer<typeof TemplatePublication>;
 
-// AI template chat on saved templates (spec 4.8)
+// AI template chat on saved templates (the contract's AI chat routes)
 
 export const TemplateChatMessageCreate = named(
   'TemplateChatMessageCreate',

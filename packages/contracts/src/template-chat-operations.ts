@@ -1,4 +1,4 @@
-// AI template chat on saved templates and its image proposals (spec 4.8).
+// AI template chat on saved templates and its image proposals (the contract's AI chat routes).
 import { z } from 'zod';
 import { NoQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';

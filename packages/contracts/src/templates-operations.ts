@@ -1,4 +1,4 @@
-// Saved template operations (spec 4.5).
+// Saved template operations (the contract's saved template routes).
 import { z } from 'zod';
 import { NoQuery, publishedAs } from './common.ts';
 import type { ErrorCode } from './errors.ts';
@@ -112,7 +112,7 @@ export const adaptTemplateOperation = defineOperation({
     'The canvas is laid out and measured in the service\'s browser, in a sandbox of the calling account (network blocked, ' +
     'script off; the account\'s own asset:// images load). Pages in normal flow (headings, paragraphs, flex, grid) reflow at ' +
     'the new size, zoomed by the largest factor between min(sx, sy) and sqrt(sx * sy) at which no text leaves its page; ' +
-    'absolutely positioned elements are moved by their anchors and scaled with legible text (see the README). ' +
+    'absolutely positioned elements are moved by their anchors and scaled with legible text (see docs/decisions/adapt.md). ' +
     'Entries carry an adapted source, or error resize_source_unsupported (no valid svc-canvas meta, or the source loads ' +
     'something the sandbox refuses) or resize_no_layout (no canvas page and no positioned element). The same request ' +
     'always answers the same sources. Past the time limit (10 s by default) or above 20,000 elements: 504 resize_timeout. ' +

@@ -1,5 +1,5 @@
 import { canvasRange, maxTemplateOutputChars } from '@svc/rules';
-// Saved templates (spec 2.5): request and response shapes. Operations are in template-operations.ts.
+// Saved templates (the contract's saved template resource): request and response shapes. Operations are in template-operations.ts.
 import { z } from 'zod';
 import { idSchema, publishedAs, Timestamp, trimmedLengthPattern } from './common.ts';
 import { named } from './registry.ts';
@@ -57,7 +57,7 @@ export const TemplateSchemaField = z
   .meta({
     description:
       'JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. ' +
-      'At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules.',
+      'At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see docs/decisions/saved-templates.md for the complexity rules.',
   });
 
 /**

@@ -14,7 +14,7 @@ type WellFormedText = string & { isWellFormed(): boolean };
 // Native checks: a regular expression with look-arounds costs tens of ms on a 5 MiB body.
 export const hasUnsafeText = (text: string): boolean => text.indexOf('\u0000') !== -1 || !(text as WellFormedText).isWellFormed();
 
-/** Members whose contents are template data: their inner paths are JSON Pointers (spec part 7). */
+/** Members whose contents are template data: their inner paths are JSON Pointers (the contract's error rules). */
 const dataMembers = new Set(['data', 'sample_data', 'data_overrides']);
 
 /** A value met on the walk, with the way back to the root (paths are built only for a find). */

@@ -7,7 +7,7 @@ export const webhookIdPrefix = 'wh_';
 export const webhookAttemptIdPrefix = 'wa_';
 export const WebhookId = idSchema(webhookIdPrefix);
 export const webhookSecretPattern = /^svc_whsec_[0-9a-f]{64}$/;
-/** Webhook create bodies are at most 16 KiB (spec part 8). */
+/** Webhook create bodies are at most 16 KiB (the contract's limits). */
 export const webhookBodyLimit = 16 * 1024;
 export const maxWebhooks = 10;
 export const maxWebhookUrlLength = 2048;

@@ -1,4 +1,4 @@
-// The group state rule (README "Groups"), over every combination of member states for groups
+// The group state rule (docs/decisions/groups.md), over every combination of member states for groups
 // of one to three members, cancelled or not, plus the cases a reader would check by hand.
 import { describe, expect, it } from 'vitest';
 import { groupState, type MemberProgress, shownMemberState } from '../src/groups/group-state.ts';

@@ -1,5 +1,5 @@
 // What a principal means for limits and billing: an API key and a browser session of the same
-// account share the account's limits; a session's "per-key" rules are its own (README: principals).
+// account share the account's limits; a session's "per-key" rules are its own (docs/decisions/accounts.md, Principals).
 import { authenticateApiKey, checkRateToken, createAccount, createRender, DomainError, type SessionPrincipal, spendRateToken, takeRateToken } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';

@@ -4,6 +4,8 @@ import { startEmbeddedCluster } from './embedded-cluster.ts';
 export interface DatabaseHandle {
   url: string;
   embedded: boolean;
+  /** The embedded server's process id, when this handle started it (it stops with `stop`). */
+  serverPid?: number;
   stop(): Promise<void>;
 }
 
@@ -49,7 +51,7 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
     await cluster.stop();
     throw error;
   }
-  return { url: `${serverUrl}/${database}`, embedded: true, stop: () => cluster.stop() };
+  return { url: `${serverUrl}/${database}`, embedded: true, serverPid: cluster.pid, stop: () => cluster.stop() };
 }
 
 async function canConnect(url: string): Promise<boolean> {

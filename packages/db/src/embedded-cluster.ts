@@ -33,6 +33,8 @@ export interface EmbeddedClusterOptions {
 export interface EmbeddedCluster {
   /** The cluster's data directory as the server sees it. */
   clusterDir: string;
+  /** The server's process id. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Pro
     await initialise(binaries, clusterDir, account, options);
   }
   const server = await startServer(binaries, clusterDir, account, options.port);
-  return { clusterDir, stop: () => stopServer(server) };
+  return { clusterDir, pid: server.pid as number, stop: () => stopServer(server) };
 }
 
 /** The cluster directory of a data directory, without creating anything. */

@@ -1,4 +1,4 @@
-// PDF geometry and print options of spec 2.4, checked the way a person would: pdfinfo for the
+// PDF geometry and print options of the render request rules, checked the way a person would: pdfinfo for the
 // page size and count, pdftotext for text and its position, pdftoppm for what is painted.
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
@@ -107,7 +107,7 @@ test('landscape swaps the sides', async () => {
 
 test('margins move the content', async () => {
   const output = await render({ margins: { top: '1in', left: '30mm', right: '5mm', bottom: '0' } }).catch((error: unknown) => error);
-  // a bare 0 has no unit, which spec 2.4 does not allow
+  // a bare 0 has no unit, which the length rule does not allow
   expect((output as RenderError).code).toBe('invalid_length');
   const moved = firstWordBox((await render({ margins: { top: '1in', left: '30mm', right: '5mm', bottom: '0mm' } })).bytes);
   expect(moved.xMin).toBeGreaterThan(mm(30) - 1);

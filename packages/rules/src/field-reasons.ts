@@ -1,4 +1,4 @@
-/** The fixed FieldDetail reasons of spec part 7. */
+/** The fixed FieldDetail reasons of the contract's error rules. */
 export const fieldReasons = [
   'malformed JSON',
   'missing field',

@@ -1,4 +1,4 @@
-// PDF lengths of spec 2.4: "a number (up to 4 decimals) followed by px, in, cm or mm".
+// PDF lengths of the render request rules: "a number (up to 4 decimals) followed by px, in, cm or mm".
 //
 // The one reading of that rule: up to six integer digits, an optional fraction of one to
 // four digits, and a lowercase unit, nothing else. ".5mm" (no integer part, as CSS writes it)

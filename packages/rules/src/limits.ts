@@ -1,4 +1,4 @@
-// Size limits of spec 2.4, 2.5 and part 8, in UTF-8 bytes unless the name says otherwise.
+// Size limits of the render request rules, the saved template rules and the contract's limits, in UTF-8 bytes unless the name says otherwise.
 
 /** Raw HTML of a render. */
 export const maxRawHtmlBytes = 5_242_880;
@@ -8,7 +8,7 @@ export const maxTemplateSourceBytes = 1_048_576;
 export const maxTemplateDataBytes = 1_048_576;
 /** Evaluated template output (characters). */
 export const maxTemplateOutputChars = 5_242_880;
-/** FieldDetail.field: "data" and a JSON Pointer cut at this many bytes (spec part 7). */
+/** FieldDetail.field: "data" and a JSON Pointer cut at this many bytes (the contract's error rules). */
 export const maxDataPointerBytes = 256;
 /** Canvas pages selected by a render. */
 export const maxSelectedPages = 100;

@@ -1,4 +1,4 @@
-// PDF page geometry of spec 2.4, decided before a job is admitted: a request whose pages the
+// PDF page geometry of the render request rules, decided before a job is admitted: a request whose pages the
 // printer cannot lay out answers 400 instead of becoming a job that fails.
 import { lengthInInches } from './lengths.ts';
 
@@ -28,7 +28,7 @@ export const paperSizes: Record<PaperFormat, { width: number; height: number }> 
  */
 export const maxPageInches = 200;
 
-/** PDF scale (spec 2.4). */
+/** PDF scale (the render request rules). */
 export const pdfScale = { min: 0.1, max: 2 } as const;
 /** Header and footer templates: characters. */
 export const maxHeaderFooterChars = 100_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cutPointer, isPageProblem, lengthInInches, pageGeometry, templateErrorCodes, templateErrorReasons } from '../src/index.ts';
 
 describe('lengths', () => {
-  it('reads the spellings spec 2.4 allows and nothing else', () => {
+  it('reads the spellings the length rule allows and nothing else', () => {
     expect(lengthInInches('.5in')).toBe(0.5);
     expect(lengthInInches('96px')).toBe(1);
     expect(lengthInInches('25.4mm')).toBeCloseTo(1, 12);

@@ -3,7 +3,7 @@ import type { ErrorCode, ErrorEnvelope, FieldDetail, RenderJob } from './types.t
 type EnvelopeError = ErrorEnvelope['error'];
 
 /**
- * A non-2xx answer of the API, with the fields of its error envelope (spec part 7).
+ * A non-2xx answer of the API, with the fields of its error envelope (the contract's error rules).
  * `code` is null only when the answer carried no envelope, as when a proxy in front of the
  * service answered instead of the service itself.
  */

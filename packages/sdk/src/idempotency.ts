@@ -1,5 +1,5 @@
 // Every create call that takes an Idempotency-Key gets one, so a retried call replays the job
-// the first attempt admitted instead of rendering and charging twice (spec 4.2).
+// the first attempt admitted instead of rendering and charging twice (the contract's idempotency rule).
 import type { Middleware } from 'openapi-fetch';
 import type { paths } from './generated/openapi.ts';
 

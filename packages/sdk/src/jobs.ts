@@ -1,4 +1,4 @@
-// Creating, reading and waiting for render jobs (spec 2.3, 3.1, 4.2, 4.3). A create call answers
+// Creating, reading and waiting for render jobs (the contract's render jobs, their lifecycle and the PDF and image render routes). A create call answers
 // 200 with a finished job or 202 with a queued or running one; a 202 job is read again with
 // growing pauses until it reaches succeeded, failed or cancelled.
 import type { Client } from 'openapi-fetch';

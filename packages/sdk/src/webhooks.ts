@@ -1,4 +1,4 @@
-// Verification of webhook deliveries (spec part 6). The service signs each delivery with
+// Verification of webhook deliveries (the contract's events). The service signs each delivery with
 //   svc-signature: t=<unix seconds>,v1=<hex>[,v1=<hex>]
 // where each v1 is the lowercase hex HMAC-SHA256, keyed by one signing secret, of the timestamp
 // text, a dot and the raw body. During a rotation overlap two v1 values are sent (current secret

@@ -71,7 +71,7 @@ export function checkTemplateData(data: unknown, limits?: Partial<TemplateLimits
   }
 }
 
-/** FieldDetail.field is "data" followed by a JSON Pointer cut at 256 UTF-8 bytes (spec part 7). */
+/** FieldDetail.field is "data" followed by a JSON Pointer cut at 256 UTF-8 bytes (the contract's error rules). */
 function jsonPointer(path: string[]): string {
   return cutPointer(path.map((part) => `/${part.replaceAll('~', '~0').replaceAll('/', '~1')}`).join(''));
 }

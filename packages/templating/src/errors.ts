@@ -2,7 +2,7 @@ import { type FieldReason, type TemplateErrorCode, templateErrorReasons } from '
 
 export { type FieldReason, isTemplateErrorCode, type TemplateErrorCode, templateErrorCodes } from '@svc/rules';
 
-// Spec part 7: FieldDetail line and column are integers 1 to 1,000,000.
+// The contract's error rules: FieldDetail line and column are integers 1 to 1,000,000.
 const maxPosition = 1_000_000;
 
 function position(value: number | undefined): number | undefined {

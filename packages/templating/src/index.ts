@@ -51,10 +51,10 @@
  * - renderDepth 100 nested macro calls (recursion included; `caller` blocks count) ->
  *   template_depth_limit; QuickJS's 512 KiB stack limit (deep JavaScript recursion, deeply
  *   nested expressions) maps to the same code.
- * - outputChars 5,242,880 (spec 2.5) for the final HTML and for every output buffer as it grows
+ * - outputChars 5,242,880 (the saved template rules) for the final HTML and for every output buffer as it grows
  *   (macro bodies and captures included), and for any single value before it is escaped ->
  *   template_output_limit.
- * - sourceBytes and dataBytes are UTF-8 bytes (spec 2.4 counts bytes; part 8 says chars for
+ * - sourceBytes and dataBytes are UTF-8 bytes (the render request rules count bytes; the contract's limits say chars for
  *   source, bytes is the stricter reading); data is measured as canonical key-sorted JSON.
  *
  * Errors. TemplateError.message is the code itself and reason is the spec's FieldDetail reason

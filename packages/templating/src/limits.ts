@@ -1,15 +1,15 @@
 import { maxTemplateDataBytes, maxTemplateOutputChars, maxTemplateSourceBytes } from '@svc/rules';
 
 export interface TemplateLimits {
-  /** UTF-8 bytes of template source (spec 2.4, 8). */
+  /** UTF-8 bytes of template source (the render request rules and the contract's limits). */
   sourceBytes: number;
-  /** UTF-8 bytes of the canonical key-sorted JSON of data (spec 2.4, 8). */
+  /** UTF-8 bytes of the canonical key-sorted JSON of data (the render request rules and the contract's limits). */
   dataBytes: number;
   /** Nesting levels of arrays and objects in data; the data object itself is level 1. */
   dataDepth: number;
   /** Entries in any one array or object of data. */
   dataCollection: number;
-  /** Characters of rendered HTML, and of any one output buffer while rendering (spec 2.5, 8). */
+  /** Characters of rendered HTML, and of any one output buffer while rendering (the saved template rules and the contract's limits). */
   outputChars: number;
   /** Wall-clock deadline of one evaluation, compile included. */
   timeMs: number;

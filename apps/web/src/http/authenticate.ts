@@ -2,7 +2,7 @@ import { csrfHeaderName, type OperationAuth, sessionCookieName } from '@svc/cont
 import { authenticateApiKey, authenticateSession, DomainError, type Principal, type ServiceContext } from '@svc/core';
 
 /**
- * Who calls, by the operation's declared auth (spec part 5). A bearer key wins over the
+ * Who calls, by the operation's declared auth (the contract's authentication rules). A bearer key wins over the
  * cookie; routes that take only a key never read the cookie at all (a cookie alone there is
  * 401, as if absent). Every write made with the cookie must carry the session's CSRF token.
  */

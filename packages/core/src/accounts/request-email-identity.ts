@@ -18,7 +18,7 @@ export const confirmEmailPath = '/auth/confirm-email';
 
 /**
  * Mails a one-use link that proves `email` for the calling account, bound to the exact
- * session that asked (spec 4.1). An account that has an address cannot change it (409).
+ * session that asked (the contract's account routes). An account that has an address cannot change it (409).
  * An address that another account holds gets a notice instead of a link; the caller's answer
  * is the same either way.
  */

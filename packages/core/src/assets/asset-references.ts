@@ -1,4 +1,4 @@
-// asset:// references in what a render or preview produces (spec 2.1, 4.4). The renderer serves
+// asset:// references in what a render or preview produces (the contract's asset reference rule). The renderer serves
 // only the assets captured with the job, so this check is what turns a wrong reference into a
 // 400 at admission instead of a failed job.
 import type { FieldDetail } from '@svc/contracts';

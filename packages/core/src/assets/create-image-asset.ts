@@ -14,7 +14,7 @@ export interface CreateImageAssetOptions {
 }
 
 /**
- * Stores an uploaded image (spec 4.4): a still PNG, JPEG or WebP whose bytes are what was
+ * Stores an uploaded image (the contract's image asset routes): a still PNG, JPEG or WebP whose bytes are what was
  * declared, within the image limits and the account's asset quota. No credit is spent.
  */
 export async function createImageAsset(ctx: ServiceContext, { principal, declaredType, bytes }: CreateImageAssetOptions): Promise<AssetRecord> {

@@ -2,7 +2,7 @@ import type { ErrorCode, FieldDetail } from '@svc/contracts';
 import { DomainError } from '../shared/errors.ts';
 import type { ImageRefusal } from './verify-image.ts';
 
-/** The image_asset_* code of each refusal (uploads and URL previews; README lists the mapping). */
+/** The image_asset_* code of each refusal (uploads and URL previews; docs/decisions/image-assets.md lists the mapping). */
 const imageAssetCodes: Record<ImageRefusal, ErrorCode> = {
   empty: 'invalid_upload',
   too_large: 'image_asset_too_large',

@@ -8,7 +8,7 @@ import { DomainError } from '../shared/errors.ts';
 import { imageAssetError } from './image-refusals.ts';
 import { imageLimits, type ImageMediaType, mediaTypeOf, verifyImage } from './verify-image.ts';
 
-/** Spec part 8: at most five redirects and 15 seconds in all. */
+/** The contract's limits: at most five redirects and 15 seconds in all. */
 export const imageUrlPreviewLimits = { maxRedirects: 5, timeoutMs: 15_000 } as const;
 
 export interface PreviewImageUrlOptions {
@@ -24,7 +24,7 @@ export interface PreviewedImage {
 }
 
 /**
- * Reads a public image by URL (spec 4.4) and answers its verified bytes: nothing is stored or
+ * Reads a public image by URL (the contract's image asset routes) and answers its verified bytes: nothing is stored or
  * charged. The URL (and every redirect) must pass the egress policy, else 400 image_url_invalid
  * with the policy code in the field path; a fetch that fails answers 422 image_url_unavailable;
  * what was fetched is then checked with the upload rules and their codes.

@@ -6,7 +6,7 @@ import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { AssetRecord } from '../shared/records.ts';
 
-/** Spec part 8: an account holds at most 100 image and brand asset files totalling 100 MiB. */
+/** The contract's limits: an account holds at most 100 image and brand asset files totalling 100 MiB. */
 export const accountAssetQuota = { files: 100, bytes: 100 * 1024 * 1024 } as const;
 
 export interface StoreAssetOptions {

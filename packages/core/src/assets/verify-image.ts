@@ -5,7 +5,7 @@ import type { Metadata } from 'sharp';
 export const imageMediaTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type ImageMediaType = (typeof imageMediaTypes)[number];
 
-/** Spec part 8, "Image assets and brand kits". */
+/** The contract's limits, "Image assets and brand kits". */
 export const imageLimits = {
   maxBytes: 10 * 1024 * 1024,
   maxWidth: 7680,

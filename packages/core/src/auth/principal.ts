@@ -16,7 +16,7 @@ export interface ApiKeyPrincipal extends AccountOfPrincipal {
 }
 
 /**
- * A signed-in browser. It has no key, so the per-key rules read as follows (README): its rate
+ * A signed-in browser. It has no key, so the per-key rules read as follows (docs/decisions/accounts.md, Principals): its rate
  * buckets are its own (per session); the per-key concurrency limit counts the account's jobs
  * created without a key (all its sessions together); no key cap bounds its overage, which
  * counts against the account.

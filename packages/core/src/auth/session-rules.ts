@@ -1,4 +1,4 @@
-// The lifetimes of browser sign-in (README, "Sessions"). One place, so the CLI, the mailer
+// The lifetimes of browser sign-in (docs/decisions/accounts.md, Sessions). One place, so the CLI, the mailer
 // and the session check cannot disagree.
 
 /** A one-use sign-in or email link lasts fifteen minutes. */

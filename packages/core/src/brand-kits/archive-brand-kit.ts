@@ -7,7 +7,7 @@ export interface ArchiveBrandKitOptions {
 }
 
 /**
- * Archives a kit (spec 3.3): it stays readable, keeps counting against the plan, and can no longer
+ * Archives a kit (the contract's archive lifecycle): it stays readable, keeps counting against the plan, and can no longer
  * be selected by renders. Archiving it again changes nothing (the first archived_at stays).
  */
 export async function archiveBrandKit(ctx: ServiceContext, { accountId, brandKitId }: ArchiveBrandKitOptions): Promise<void> {

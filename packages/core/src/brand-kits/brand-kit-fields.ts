@@ -2,7 +2,7 @@ import { brandKitIdPrefix, idPattern, maxBrandKitColours, maxBrandKitNameChars, 
 import type { Plan } from '@svc/db';
 import { DomainError } from '../shared/errors.ts';
 
-/** Brand kits an account may hold, archived ones included (spec 4.6, 8). */
+/** Brand kits an account may hold, archived ones included (the contract's brand kit routes and limits). */
 export const brandKitLimits: Record<Plan, number> = { free: 1, pack: 1, starter: 1, growth: 5, scale: 20 };
 
 export const brandKitNotFound = () => new DomainError('brand_kit_not_found');

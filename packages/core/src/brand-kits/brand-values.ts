@@ -1,4 +1,4 @@
-// What templates read as brand.* when a kit is selected (spec 2.8), and how a kit is selected.
+// What templates read as brand.* when a kit is selected (the contract's brand values), and how a kit is selected.
 import type { DbOrTx } from '@svc/db';
 import { defaultBrandKitId } from '../templates/canvas.ts';
 import { DomainError } from '../shared/errors.ts';

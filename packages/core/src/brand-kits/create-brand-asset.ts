@@ -18,7 +18,7 @@ export interface CreateBrandAssetOptions {
 }
 
 /**
- * Adds a logo or font to an active kit (spec 4.6) after its last asset. At most 16 current
+ * Adds a logo or font to an active kit (the contract's brand kit routes) after its last asset. At most 16 current
  * assets per kit (replaced ones do not count: they left their place to a newer one), within the
  * account's asset quota, which counts every stored file, replaced ones included.
  */

@@ -12,7 +12,7 @@ export interface CreateBrandKitOptions {
 }
 
 /**
- * Creates a brand kit (spec 4.6) within the plan's count of kits, archived ones included. The
+ * Creates a brand kit (the contract's brand kit routes) within the plan's count of kits, archived ones included. The
  * account row is locked while counting, so concurrent creates cannot pass the limit together;
  * the plan is read from that locked row, so a plan change is seen at once.
  */

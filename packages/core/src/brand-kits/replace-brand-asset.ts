@@ -21,7 +21,7 @@ const replacedConflict = () => new DomainError('brand_kit_conflict', { details: 
 
 /**
  * Stores a new immutable asset of the same kind and makes it current in the old one's place
- * (spec 4.6). The old asset stays stored and readable: renders that captured it keep its bytes.
+ * (the contract's brand kit routes). The old asset stays stored and readable: renders that captured it keep its bytes.
  * Only a current asset can be replaced (a replaced one answers 409 brand_kit_conflict); an
  * upload of the other kind answers 422 brand_asset_kind_invalid. The kit's asset count does not
  * change; the account quota counts the new file.

@@ -1,4 +1,4 @@
-// What a brand asset upload is (spec 4.6): a logo (PNG, JPEG or WebP under the image rules) or a
+// What a brand asset upload is (the contract's brand kit routes): a logo (PNG, JPEG or WebP under the image rules) or a
 // font (WOFF2 under the font rules), as declared by the Content-Type and confirmed by the bytes.
 import { brandAssetMediaTypes, type ErrorCode } from '@svc/contracts';
 import { type ImageRefusal, imageLimits, sniffImageType, verifyImage } from '../assets/verify-image.ts';
@@ -16,7 +16,7 @@ export interface VerifiedBrandAsset {
   fontFamily: string | null;
 }
 
-/** The brand code of each image refusal (README, Brand kits). */
+/** The brand code of each image refusal (docs/decisions/brand-kits.md, brand assets). */
 const brandImageCodes: Record<ImageRefusal, ErrorCode> = {
   empty: 'invalid_upload',
   too_large: 'brand_asset_too_large',

@@ -1,4 +1,4 @@
-// Validation of uploaded brand fonts (spec 4.6): WOFF2 only, checked and sanitised by the OpenType
+// Validation of uploaded brand fonts (the contract's brand kit routes): WOFF2 only, checked and sanitised by the OpenType
 // Sanitizer (ots-sanitize, Debian package opentype-sanitizer: the same checks Chromium runs on
 // web fonts, so a font that passes here loads in the renderer), then its glyphs counted with fontkit.
 import { execFile } from 'node:child_process';

@@ -4,7 +4,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { type AddressRefusal, classifyAddress } from './address-policy.ts';
 
-/** Stable codes of every refusal; README lists them. */
+/** Stable codes of every refusal; docs/decisions/webhooks.md lists them. */
 export type EgressRefusal =
   | AddressRefusal
   | 'url_malformed'
@@ -29,7 +29,7 @@ export interface EgressRules {
 
 /** Webhook deliveries: https on 443, URLs up to 2048 characters. */
 export const webhookEgressRules: EgressRules = { ports: { 'https:': 443 }, maxUrlLength: maxEgressUrlLength, schemeRefusal: 'scheme_not_https' };
-/** Image URL previews (spec 4.4): http on 80 or https on 443, URLs up to 4096 characters. */
+/** Image URL previews (the contract's image asset routes): http on 80 or https on 443, URLs up to 4096 characters. */
 export const imageUrlEgressRules: EgressRules = { ports: { 'http:': 80, 'https:': 443 }, maxUrlLength: 4096, schemeRefusal: 'scheme_not_allowed' };
 /** The AI provider: https on 443; plain http only to an allowlisted host (a local model such as Ollama). */
 export const aiProviderEgressRules: EgressRules = {

@@ -10,7 +10,7 @@ export interface CancelBatchOptions {
 }
 
 /**
- * Batch cancel (spec 3.4): rows with no job are cancelled, queued jobs are cancelled (credit
+ * Batch cancel (the contract's group lifecycle): rows with no job are cancelled, queued jobs are cancelled (credit
  * released, render.cancelled recorded), running jobs finish, succeeded files stay. The queued
  * jobs are locked first, so a worker cannot claim one between the read and the cancel.
  * Repeating is safe.

@@ -14,7 +14,7 @@ export interface CreateBatchOptions {
 }
 
 /**
- * A batch (spec 2.9, 4.9): one render of the pinned version per data row. The row count is
+ * A batch (the contract's groups and their routes): one render of the pinned version per data row. The row count is
  * held to the plan's allowance (400 batch_row_limit with plan_limit), every row is validated
  * against the version's schema, then evaluated, before any job exists; a bad row answers 400
  * naming rows.N and nothing is created or charged.

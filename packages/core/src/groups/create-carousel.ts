@@ -16,7 +16,7 @@ export interface CreateCarouselOptions {
 }
 
 /**
- * A carousel (spec 2.9, 4.9): the version is evaluated once with data, then each selected
+ * A carousel (the contract's groups and their routes): the version is evaluated once with data, then each selected
  * canvas page (data-svc-page) becomes one image job, in requested order, named by its
  * data-svc-page-name (else its id), at the canvas size the version declares (else 1280x720).
  * Unknown page ids answer 400 on pages.N.

@@ -25,7 +25,7 @@ type SizePlan = { sizeId: string; name: string; width: number; height: number } 
 );
 
 /**
- * An image pack (spec 2.9, 4.9): one image job per size. original renders the version's own
+ * An image pack (the contract's groups and their routes): one image job per size. original renders the version's own
  * canvas; a saved size id its saved source with its data_overrides merged over data; a
  * preset slug or WIDTHxHEIGHT the version's source adapted to that size. A size that cannot
  * be adapted fails at once with its code, with no job and no credit, while the others run.

@@ -7,7 +7,7 @@ export interface DrainRenderGroupsOptions {
 }
 
 /**
- * Background admission of pending group members (spec 3.4): queued when a job of an account
+ * Background admission of pending group members (the contract's group lifecycle): queued when a job of an account
  * with pending members ends, and swept every minute in case a worker died mid-drain. Each
  * account is drained in its own transaction under its row lock, like a create.
  */

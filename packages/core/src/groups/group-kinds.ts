@@ -1,6 +1,6 @@
 import type { GroupKind } from '@svc/db';
 
-/** Id prefix and route segment of each kind of group (spec 2.1, 4.9). */
+/** Id prefix and route segment of each kind of group (the contract's identifier rule and group routes). */
 export const groupKinds = {
   batch: { prefix: 'batch_', path: 'batches' },
   carousel: { prefix: 'carousel_', path: 'carousels' },

@@ -1,5 +1,5 @@
-// How a group's state follows from its members (spec 3.4 leaves the rule open; README
-// "Groups" states it and e2e/groups-state.test.ts checks every combination).
+// How a group's state follows from its members (the contract leaves the rule
+// open; docs/decisions/groups.md states it and test/group-state.test.ts checks every combination).
 import type { GroupState, MemberState } from '@svc/contracts';
 
 /** A member as the rule sees it: a render job's status, or pending (waiting for admission, no job). */

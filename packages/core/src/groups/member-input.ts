@@ -14,7 +14,7 @@ import { type EvaluationTenancy, meteredEvaluation } from '../templates/evaluati
 export type GroupFormat = 'pdf' | 'png' | 'jpeg' | 'webp';
 
 /**
- * Render options of a member, with the defaults of spec 2.4: a PDF prints on A4, or on the
+ * Render options of a member, with the defaults of the render request rules: a PDF prints on A4, or on the
  * canvas when the version declares one; an image is the given size (the canvas), else the
  * default 1280x720. A carousel member shows one canvas page.
  */

@@ -14,7 +14,7 @@ export interface OpenedArchive {
 }
 
 /**
- * Serves a signed archive link (spec 4.9): a ZIP of the group's succeeded files in requested
+ * Serves a signed archive link (the contract's group archive route): a ZIP of the group's succeeded files in requested
  * order plus manifest.json, streamed: each file is read from storage only when the ZIP reaches
  * it, and the response's backpressure paces the reads, so memory stays flat whatever the size.
  * Files are stored, not compressed (PDF and images are compressed already). A forged token, a

@@ -17,7 +17,7 @@ export interface RetryRenderGroupOptions {
 const permanent = new Set<string>(adaptErrorCodes);
 
 /**
- * Retry (spec 3.4): each member whose last attempt failed (batches: or was cancelled), or that
+ * Retry (the contract's group lifecycle): each member whose last attempt failed (batches: or was cancelled), or that
  * ended without a job, waits again as pending and is admitted with the still-pending ones as
  * concurrency allows; queued, running and succeeded members are untouched, so a succeeded
  * member is never billed again. Takes a render creation token (429 rate_limited); with

@@ -17,7 +17,7 @@ export const keyRevokedCode = 'key_revoked';
  * Ends the members of the key's groups that have not started: a batch is cancelled exactly as
  * by the batch cancel operation (pending rows cancelled, queued jobs cancelled with their credit
  * released and render.cancelled recorded, the batch cancelled unless a row succeeded). Carousels
- * and image packs have no cancel and no cancelled member state (spec 2.9), so their pending
+ * and image packs have no cancel and no cancelled member state (the contract gives them none), so their pending
  * members fail with key_revoked (no job, no charge) and their queued jobs are cancelled (credit
  * released, render.cancelled recorded) with the member shown failed with key_revoked. Running
  * jobs finish and succeeded files stay, as for a cancel. The caller holds the account row lock,

@@ -10,7 +10,7 @@ export interface TokenBucket {
 
 /** Every request rate limit of the service: one mechanism, one table of buckets. */
 export const rateLimits = {
-  /** Render creation: five per second per principal, with an idle burst of twenty-one (spec part 8). */
+  /** Render creation: five per second per principal, with an idle burst of twenty-one (the contract's limits). */
   render_creation: { rate: 5, burst: 21 },
   /** Template preview and adapt share one bucket per principal: four per second, idle burst of twenty. */
   template_preview: { rate: 4, burst: 20 },
@@ -24,7 +24,7 @@ export const rateLimits = {
   brand_asset_upload: { rate: 5, burst: 25 },
   /** Image URL previews per principal (each may fetch up to 10 MiB from elsewhere): two per second, idle burst of ten. */
   image_url_preview: { rate: 2, burst: 10 },
-  /** Webhook tests: one completed test per destination per minute (spec 6, item 9). */
+  /** Webhook tests: one completed test per destination per minute (the delivery contract's test rule). */
   webhook_test: { rate: 1 / 60, burst: 1 },
   /** Emailed sign-in links per address: three at once, then one a minute. */
   email_sign_in_address: { rate: 1 / 60, burst: 3 },
@@ -32,7 +32,7 @@ export const rateLimits = {
   email_sign_in_client: { rate: 1 / 6, burst: 20 },
   /** Email verification links per account: three at once, then one a minute. */
   email_identity: { rate: 1 / 60, burst: 3 },
-  /** AI chat messages per principal (spec 4.8 lists 429): one per second, idle burst of ten. */
+  /** AI chat messages per principal (the contract's AI chat routes list 429): one per second, idle burst of ten. */
   ai_chat_message: { rate: 1, burst: 10 },
   /** Testimonials per client address: three at once, then one every ten minutes. */
   testimonial: { rate: 1 / 600, burst: 3 },

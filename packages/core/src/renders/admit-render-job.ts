@@ -8,7 +8,7 @@ import { newId } from '../shared/ids.ts';
 import { renderQueueEntries } from './render-queue.ts';
 import type { RenderKind } from './render-spec.ts';
 
-/** Live (queued or running) jobs allowed at once (spec part 8). */
+/** Live (queued or running) jobs allowed at once (the contract's limits). */
 export const accountConcurrency = 16;
 export const keyConcurrency = 8;
 const concurrencyRetrySeconds = 1;
@@ -87,7 +87,7 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
     ${renderQueueEntries(Prisma.sql`created`, false)}`;
 
   // The common case in one statement: the live-job counts (a session's "key" count is the
-  // account's jobs made without a key, README: principals), and while both are under their
+  // account's jobs made without a key, docs/decisions/accounts.md, Principals), and while both are under their
   // limits a credit from a bucket with its reservation, then the job recorded and queued.
   const [row] = await tx.$queryRaw<{ account: number; key: number; bucket: string | null; left: boolean; woken: number }[]>`
     WITH live AS (

@@ -26,7 +26,7 @@ export interface CreateRenderResult {
 }
 
 /**
- * Admits one render (spec 3.1, 4.2): validate and evaluate, then in one transaction check
+ * Admits one render (the contract's render job lifecycle and PDF render routes): validate and evaluate, then in one transaction check
  * idempotency and concurrency, reserve a credit, record the job and enqueue it. With
  * wait (the default) the answer comes when the job ends or the bounded wait runs out.
  */
@@ -40,7 +40,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   const saved = request.template_id
     ? await resolveTemplateVersion(ctx, { accountId: principal.accountId, templateId: request.template_id, version: request.version })
     : undefined;
-  // the kit's values are read once here and captured in the evaluated html (spec 2.8)
+  // the kit's values are read once here and captured in the evaluated html (the contract's brand values)
   const brand = await selectBrandValues(ctx.db, {
     accountId: principal.accountId,
     requested: request.brand_kit_id,

@@ -4,7 +4,7 @@ import type { RenderJobRecord } from '../shared/records.ts';
 import { findOwnedRender, type GetRenderOptions } from './get-render.ts';
 
 /**
- * DELETE of spec 3.1: a succeeded job loses its file (removed before the database marker,
+ * DELETE in the contract's render job lifecycle: a succeeded job loses its file (removed before the database marker,
  * so a removal failure answers 500 and leaves the record live for a retry) and reads
  * removed_reason deleted; a failed or cancelled job leaves history; queued or running
  * jobs answer 409. Repeating is safe, and an expired file stays expired. Billing, rate

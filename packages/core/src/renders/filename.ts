@@ -5,7 +5,7 @@ export function defaultFilename(createdAt: Date, templateName?: string | null): 
   return `${base || 'html-render'}-${date}`;
 }
 
-/** Reduces free text to the filename rules of spec 2.4 (letters, digits, space, dot, underscore, hyphen). */
+/** Reduces free text to the render request's filename rules (letters, digits, space, dot, underscore, hyphen). */
 export function safeName(text: string): string {
   return text
     .normalize('NFKD')

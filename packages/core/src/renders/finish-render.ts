@@ -40,7 +40,7 @@ export interface FinishRenderOptions {
  * operator can retry it), a durable event is recorded for webhook delivery, waiting requests
  * are woken, and the follow-up work is queued: the webhook fan-out when a destination listens
  * for this kind of event (accounts without webhooks cost the worker nothing more), and the
- * admission of the account's pending group members, since a live slot freed (spec 3.4). A PDF
+ * admission of the account's pending group members, since a live slot freed (the contract's group lifecycle). A PDF
  * open password is a secret of the customer's that the service needs only to render: it is
  * erased from the stored options here, on every terminal transition, and a marker says so.
  * Returns false when the job was no longer this claimer's to finish.

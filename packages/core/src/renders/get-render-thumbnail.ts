@@ -16,7 +16,7 @@ const maxInputPixels = 7680 * 7680;
 /**
  * A small WebP of an image render whose file is still kept, for the dashboard's history.
  * PDFs have none: the dashboard shows a PDF mark with the page count instead, since the web
- * machine has no rasteriser for PDF pages (README, Dashboard). Missing, foreign, unfinished,
+ * machine has no rasteriser for PDF pages (docs/dashboard.md, Render thumbnails). Missing, foreign, unfinished,
  * removed or expired: 404.
  */
 export async function getRenderThumbnail(ctx: ServiceContext, options: Omit<GetRenderOptions, 'kind'>): Promise<RenderThumbnail> {

@@ -15,13 +15,13 @@ export interface RenderSpec {
   html: string;
   /** Stored with the job as it is, and read so by the renderer (RenderOptions of @svc/contracts). */
   options: RenderOptions;
-  /** Hash of the logical request: source, key-sorted data and effective options (spec 4.2). */
+  /** Hash of the logical request: source, key-sorted data and effective options (the contract's idempotency rule). */
   fingerprint: string;
   /** The saved-template version rendered, or null for raw HTML and stateless templates. */
   template: { id: string; version: number; sizeId: string | null; name: string | null } | null;
 }
 
-/** Applies the defaults of spec 2.4, so equal requests have equal effective options. */
+/** Applies the defaults of the render request rules, so equal requests have equal effective options. */
 export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRequest): RenderOptions {
   const javascript = request.javascript?.mode ?? defaultJavascriptMode;
   if (kind === 'pdf') {
@@ -62,7 +62,7 @@ export function effectiveOptions(kind: RenderKind, request: PdfRequest | ImageRe
   };
 }
 
-/** Whether the html of a raw or stateless request is a template: with data, or with a brand kit named (spec 2.4). */
+/** Whether the html of a raw or stateless request is a template: with data, or with a brand kit named (the render request rules). */
 export function isTemplateHtml(request: PdfRequest | ImageRequest): boolean {
   return request.data !== undefined || Boolean(request.brand_kit_id);
 }

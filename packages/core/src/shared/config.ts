@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { type AllowlistEntry, parseAllowlist } from '../egress/url-policy.ts';
 
-/** Service settings read from the environment once per process (documented in README). */
+/** Service settings read from the environment once per process (documented in docs/configuration.md). */
 export interface ServiceConfig {
   /** Base of links the service hands out (SVC_PUBLIC_URL). */
   publicUrl: string;

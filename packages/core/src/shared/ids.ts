@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** A new identifier: the resource prefix and 32 lowercase hex characters (spec 2.1). */
+/** A new identifier: the resource prefix and 32 lowercase hex characters (the contract's identifier rule). */
 export function newId(prefix: string): string {
   return `${prefix}${randomBytes(16).toString('hex')}`;
 }

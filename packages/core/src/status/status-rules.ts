@@ -1,4 +1,4 @@
-// The bounds behind GET /v1/public-stats (README, "Public statistics").
+// The bounds behind GET /v1/public-stats (docs/decisions/public.md).
 
 /** Uptime counts the recorded minutes of the last 90 days. */
 export const uptimeWindowDays = 90;

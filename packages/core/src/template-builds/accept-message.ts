@@ -1,4 +1,4 @@
-// Accepting one AI message (build creation or edit, spec 3.2): the checks that need no model,
+// Accepting one AI message (build creation or edit, the contract's template message lifecycle): the checks that need no model,
 // then one transaction that replays or refuses an Idempotency-Key, holds the credits, records
 // the message and queues the pipeline. A source message needs no model: it succeeds here.
 import { createHash } from 'node:crypto';

@@ -15,7 +15,7 @@ export interface ApplyChatMessageOptions extends ChatMessageOptions {
 export type ApplyOutcome = { kind: 'saved' | 'already'; version: TemplateVersionRecord } | { kind: 'recorded' };
 
 /**
- * Applies the chat's current message (spec 3.3): save true publishes its draft as the
+ * Applies the chat's current message (the contract's chat apply lifecycle): save true publishes its draft as the
  * template's next version, once (a repeat answers that version); save false records the
  * decision. Either way the chat's current message counts as reviewed. Only the current
  * succeeded message can be applied, and an archived template takes no versions (409).

@@ -5,7 +5,7 @@ import { DomainError } from '../shared/errors.ts';
 import type { GetMessageDraftOptions } from './get-build-draft.ts';
 import { buildNotFound, findOwnedBuild } from './get-template-build.ts';
 
-/** Cancels a build's pending message (spec 3.2); see cancelPendingMessage. */
+/** Cancels a build's pending message (the contract's template message lifecycle); see cancelPendingMessage. */
 export async function cancelBuildMessage(ctx: ServiceContext, options: GetMessageDraftOptions): Promise<TemplateMessage> {
   const build = await findOwnedBuild(ctx, options);
   return cancelPendingMessage(ctx, build.id, options.messageId, buildNotFound);
@@ -14,7 +14,7 @@ export async function cancelBuildMessage(ctx: ServiceContext, options: GetMessag
 /**
  * Cancels a pending message of a build or chat in one transaction. The pipeline's every write is
  * fenced on a pending state, so a worker still talking to the model finds the message cancelled
- * and drops its result. Before a candidate exists the reservation is released (spec 3.2). Once
+ * and drops its result. Before a candidate exists the reservation is released (the template message lifecycle). Once
  * the message shows a preview_id the candidate's render is the customer's to download, so the
  * model's work was delivered and the cancel settles the reservation: otherwise creating and
  * cancelling in a loop would yield candidates for no credit. A message that already ended

@@ -21,7 +21,7 @@ export interface CreateBuildMessageResult {
 }
 
 /**
- * Edits a build (spec 4.7): one more message on its current draft. One pending message per
+ * Edits a build (the contract's AI build routes): one more message on its current draft. One pending message per
  * build (409 operation_pending); after five failed messages in a row model work is refused
  * (409 ai_failure_limit_reached) while a source message still works. The price is 25 for a
  * text or HTML edit, 50 for a source image or when no draft exists yet, 0 for a source.

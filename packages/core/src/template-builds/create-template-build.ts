@@ -24,7 +24,7 @@ export interface CreateTemplateBuildResult {
 const createScope = 'builds';
 
 /**
- * Starts a build (spec 4.7): the kit is required and must be active; the first message is
+ * Starts a build (the contract's AI build routes): the kit is required and must be active; the first message is
  * accepted with the build's price (50, or 0 for a source) paid by anything but free monthly
  * credits (402 ai_needs_paid_credits, nothing held).
  */

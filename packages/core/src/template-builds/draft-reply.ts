@@ -1,4 +1,4 @@
-// The reply protocol (README "AI template builds"): what the model is told, and how its
+// The reply protocol (docs/decisions/ai-builds.md): what the model is told, and how its
 // answer becomes a draft. Every generation or review reply is one JSON object of the
 // TemplateBuildDraft shape, optionally inside a fenced json block; it is validated here
 // whether or not the provider enforced the schema.

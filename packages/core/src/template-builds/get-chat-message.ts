@@ -4,7 +4,7 @@ import { DomainError, notFound } from '../shared/errors.ts';
 import { cancelPendingMessage } from './cancel-build-message.ts';
 import { type ChatMessageOptions, type ChatMessageRecord, chatMessageRecord, findChatMessage } from './chat-records.ts';
 
-/** A chat message with what progress reads (spec 4.8): poll until it ends. */
+/** A chat message with what progress reads (the contract's AI chat routes): poll until it ends. */
 export async function getChatMessage(ctx: ServiceContext, options: ChatMessageOptions): Promise<ChatMessageRecord> {
   const { chat, message } = await findChatMessage(ctx, options);
   return chatMessageRecord(ctx, chat, message);

@@ -24,7 +24,7 @@ export async function findOwnedBuild(ctx: ServiceContext, { accountId, buildId }
 }
 
 /**
- * The build with its newest message (spec 4.7 GET), read from one snapshot: a message that
+ * The build with its newest message (the contract's AI build GET route), read from one snapshot: a message that
  * just succeeded and the build's draft it set are committed together, so they are seen together.
  */
 export async function getTemplateBuild(ctx: ServiceContext, options: GetTemplateBuildOptions): Promise<BuildWithMessage> {

@@ -1,4 +1,4 @@
-// The model's image suggestion on a chat message (spec 2.7, 3.3). These routes never call an
+// The model's image suggestion on a chat message (the contract's image proposals and their lifecycle). These routes never call an
 // image model and spend nothing: reject marks a pending suggestion rejected, apply keeps it
 // with its layout applied (restoring a rejected one).
 import type { ImageProposal } from '@svc/contracts';

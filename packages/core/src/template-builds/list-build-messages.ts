@@ -2,7 +2,7 @@ import type { TemplateMessage } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { findOwnedBuild, type GetTemplateBuildOptions } from './get-template-build.ts';
 
-/** Messages a listing shows (spec 4.7): the newest 100. */
+/** Messages a listing shows (the contract's AI build routes): the newest 100. */
 export const maxListedMessages = 100;
 
 /** The build's newest 100 messages in chat order, oldest first. */

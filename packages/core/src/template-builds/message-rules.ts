@@ -12,7 +12,7 @@ import { checkVersionContent } from '../templates/check-version-content.ts';
 import { compileDataSchema, validateData } from '../templates/data-schema.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
 
-/** Without a source image, an image output is 1200 by 628 unless both dimensions are given (spec 2.7). */
+/** Without a source image, an image output is 1200 by 628 unless both dimensions are given (the contract's AI build output intents). */
 export const defaultImageSize = { width: 1200, height: 628 } as const;
 /** Failed messages in a row after which a build takes no more model work (409 ai_failure_limit_reached). */
 export const failureLimit = 5;
@@ -21,7 +21,7 @@ export const maxRepairRounds = 2;
 export const pendingStates = ['queued', 'running', 'previewing'] as const;
 
 /**
- * The price of a message (spec part 8): 0 for a source; 50 for a source image, and for words or
+ * The price of a message (the contract's price list): 0 for a source; 50 for a source image, and for words or
  * HTML when there is no draft yet to edit (a build); 25 for a later text or HTML edit.
  */
 export function priceOf(input: TemplateBuildInput, hasDraft: boolean): 0 | 25 | 50 {

@@ -15,7 +15,7 @@ export interface Publication {
 }
 
 /**
- * Publishes the build's current draft (spec 3.3): the first time as a new saved template
+ * Publishes the build's current draft (the contract's publication lifecycle): the first time as a new saved template
  * (version 1, the build's input mode), then as the next version of that template. The build
  * row is locked, so concurrent publications of one draft make one version; publishing the
  * same draft again answers that version. An archived template cannot take versions (409).

@@ -1,4 +1,4 @@
-// A candidate's preview (spec 2.7): a normal render job, never billed (credit none), rendered
+// A candidate's preview (the contract's AI build candidate phase): a normal render job, never billed (credit none), rendered
 // through the same claim, engine and finish as any job. The pipeline runs it here, in its own
 // task, so it reads the result as soon as it ends; if the worker dies meanwhile, render recovery
 // takes the job up like any other.

@@ -1,4 +1,4 @@
-// The worker side of an AI message (spec 2.7, 3.2): generate, candidate (checks, then a
+// The worker side of an AI message (the contract's AI build phases and template message lifecycle): generate, candidate (checks, then a
 // preview render), review, final. Every write is fenced on this claim and a pending state,
 // so a cancelled message or one taken over by another worker is never finished twice, and
 // its credits are settled or released exactly once.
@@ -200,7 +200,7 @@ class MessageRun {
 
   /**
    * An image candidate laid out at its size in a sandbox of the account, with the preview job's
-   * captured assets, and measured (spec 2.7 review: layout facts such as overflow). Advisory: a
+   * captured assets, and measured (the AI build's review phase: layout facts such as overflow). Advisory: a
    * measurement that fails leaves the review without it.
    */
   private async measure(html: string, output: TemplateOutput, jobId: string): Promise<LayoutFacts | null> {

@@ -11,7 +11,7 @@ import { checkIncomingMessage, findMessageReplay, type IncomingMessage, messageF
 import { type ChatMessageRecord, chatMessageRecord } from './chat-records.ts';
 import { failureLimit, pendingStates, priceOf, sourceOutput } from './message-rules.ts';
 
-/** A chat keeps its newest 100 messages (spec part 8); older settled ones drop off. */
+/** A chat keeps its newest 100 messages (the contract's limits); older settled ones drop off. */
 export const maxChatMessages = 100;
 
 export interface SendChatMessageOptions {
@@ -27,7 +27,7 @@ export interface SendChatMessageResult {
 }
 
 /**
- * A message to a saved template's chat (spec 4.8). The first message starts the chat from the
+ * A message to a saved template's chat (the contract's AI chat routes). The first message starts the chat from the
  * latest version and needs brand_kit_id; a later one may switch the chat's kit. All credits
  * pay (402 insufficient_credits); the first message of a blank (canvas) template costs 50.
  * A new message rejects a pending image suggestion that was not applied, and the chat keeps

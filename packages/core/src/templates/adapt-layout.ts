@@ -1,4 +1,4 @@
-// The source side of canvas adaptation (README "Saved templates", adapt). The browser decides
+// The source side of canvas adaptation (docs/decisions/adapt.md). The browser decides
 // (the renderer's canvas/adapt-canvas.ts lays the source out and measures it); this module marks
 // each source element so the browser's answers map back to it, and splices those answers into
 // the source text: only the style attributes, the canvas-sized lengths of <style> blocks and the

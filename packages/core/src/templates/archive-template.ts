@@ -8,7 +8,7 @@ export interface ArchiveTemplateOptions {
   templateId: string;
 }
 
-/** Archives a template (spec 3.3); archiving it again returns the same answer. */
+/** Archives a template (the contract's archive lifecycle); archiving it again returns the same answer. */
 export async function archiveTemplate(ctx: ServiceContext, { accountId, templateId }: ArchiveTemplateOptions): Promise<TemplateRecord> {
   checkTemplateId(templateId);
   const now = ctx.clock();

@@ -13,7 +13,7 @@ export interface CreateTemplateVersionOptions {
 }
 
 /**
- * Publishes the next immutable version (spec 9). Archived templates cannot receive versions
+ * Publishes the next immutable version (the contract's versioning rule). Archived templates cannot receive versions
  * and answer 404. The template row lock numbers concurrent publications one after another
  * and waits for render admissions that hold the row (see resolve-template-version.ts).
  */

@@ -11,7 +11,7 @@ export interface CreateTemplateOptions {
   request: TemplateWriteRequest;
 }
 
-/** Saves a new template with version 1 (spec 4.5). input_mode is fixed at creation. */
+/** Saves a new template with version 1 (the contract's saved template routes). input_mode is fixed at creation. */
 export async function createTemplate(ctx: ServiceContext, { accountId, request }: CreateTemplateOptions): Promise<TemplateWithContent> {
   const inputMode = request.input_mode ?? 'html';
   const content = await checkVersionContent({ source: request.source, schema: request.schema, sizes: request.sizes, inputMode, account: { ctx, accountId } });

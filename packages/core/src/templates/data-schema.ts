@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats';
 import { DomainError } from '../shared/errors.ts';
 import { cutPointer } from '@svc/rules';
 
-/** Bounds of a schema (README "Saved templates"); past them, template_schema_too_large or _complexity. */
+/** Bounds of a schema (docs/decisions/saved-templates.md, Schemas); past them, template_schema_too_large or _complexity. */
 export const schemaLimits = {
   bytes: 131_072,
   nodes: 1_000,

@@ -14,8 +14,8 @@ const brandLimits = { dataBytes: maxTemplateDataBytes + 64 * 1024, dataCollectio
 
 /**
  * Evaluates a template source with data in the sandbox. Data-limit errors point into the data
- * (spec 7: "data" followed by a JSON Pointer); the others at `sourceField` with line and column.
- * With a brand kit selected, templates also read `brand` (spec 2.8), added after the customer's
+ * (the contract's error rules: "data" followed by a JSON Pointer); the others at `sourceField` with line and column.
+ * With a brand kit selected, templates also read `brand` (the contract's brand values), added after the customer's
  * data passed its limits (callers check data.brand and the schema first). Customer work names
  * its `account`: the evaluation is then within the account's budget (evaluation-budget.ts) and
  * takes its turn among accounts in the sandbox; only the service's own fixed content omits it.

@@ -1,4 +1,4 @@
-// The numbers of the delivery contract (spec 6, part 8), in one place.
+// The numbers of the delivery contract (the contract's events) and its limits, in one place.
 
 /** Attempts per event and per replay. */
 export const attemptsPerRound = 8;

@@ -13,7 +13,7 @@ const stateOf: Record<WebhookEventType, 'succeeded' | 'failed' | 'cancelled'> = 
 };
 
 /**
- * The event body (spec 6.3), as the exact text every attempt of the event sends. The job
+ * The event body (the delivery contract's body fields), as the exact text every attempt of the event sends. The job
  * url is the job's status route; the receiver reads it with its own key.
  */
 export function eventBody(config: ServiceConfig, event: { id: string; type: WebhookEventType; createdAt: Date }, job: EventJob): string {

@@ -3,7 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 export const webhookSecretPrefix = 'svc_whsec_';
 /** display_prefix: the scheme and four hex characters, as for API keys. */
 const displayPrefixLength = webhookSecretPrefix.length + 4;
-/** How long the previous secret keeps signing after a rotation (spec 6.8). */
+/** How long the previous secret keeps signing after a rotation (the delivery contract's rotation rule). */
 export const rotationOverlapMs = 24 * 3_600_000;
 
 export function newWebhookSecret(): { secret: string; displayPrefix: string } {
@@ -25,7 +25,7 @@ export function activeSecrets(webhook: SigningSecrets, now: Date): string[] {
 }
 
 /**
- * The svc-signature header (spec 6.2): t=<unix seconds>, then one v1 per active secret,
+ * The svc-signature header (the delivery contract's signature rule): t=<unix seconds>, then one v1 per active secret,
  * each a lowercase hex HMAC-SHA256 over "<t>.<raw body>".
  */
 export function signatureHeader(secrets: readonly string[], body: string, now: Date): string {

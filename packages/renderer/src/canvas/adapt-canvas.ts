@@ -1,4 +1,4 @@
-// Canvas adaptation measured in the live document (README "Saved templates", adapt). The source
+// Canvas adaptation measured in the live document (docs/decisions/adapt.md). The source
 // arrives with every element marked (canvasLayoutMarker = its position in document order); this
 // lays it out at the original canvas size, then at each target size decides the inline styles
 // that adapt it, and answers them per marker, so the caller can write them into the source.

@@ -1,5 +1,5 @@
 // PDF capture of a loaded sandbox page: canvas page selection, then Chromium's printer with
-// the geometry and options of spec 2.4.
+// the geometry and options of the render request rules.
 import type { CDPSession, Page } from 'puppeteer-core';
 import { type PdfOptions, RenderError } from '@svc/contracts';
 import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
@@ -7,7 +7,7 @@ import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { printToPdf } from '../browser/devtools-pipe.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
-/** Chromium draws its default date/title/URL header when a template is empty; spec 2.4 says empty. */
+/** Chromium draws its default date/title/URL header when a template is empty; the render request rules say empty. */
 const EMPTY_TEMPLATE = '<span></span>';
 
 /** Checks that need no browser, so a bad request never takes a pool slot. */

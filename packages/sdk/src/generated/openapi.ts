@@ -502,7 +502,7 @@ export interface paths {
         put?: never;
         /**
          * Adapt a canvas template to other canvas sizes (deterministic, free, saves nothing)
-         * @description The canvas is laid out and measured in the service's browser, in a sandbox of the calling account (network blocked, script off; the account's own asset:// images load). Pages in normal flow (headings, paragraphs, flex, grid) reflow at the new size, zoomed by the largest factor between min(sx, sy) and sqrt(sx * sy) at which no text leaves its page; absolutely positioned elements are moved by their anchors and scaled with legible text (see the README). Entries carry an adapted source, or error resize_source_unsupported (no valid svc-canvas meta, or the source loads something the sandbox refuses) or resize_no_layout (no canvas page and no positioned element). The same request always answers the same sources. Past the time limit (10 s by default) or above 20,000 elements: 504 resize_timeout. Uses the preview rate limit.
+         * @description The canvas is laid out and measured in the service's browser, in a sandbox of the calling account (network blocked, script off; the account's own asset:// images load). Pages in normal flow (headings, paragraphs, flex, grid) reflow at the new size, zoomed by the largest factor between min(sx, sy) and sqrt(sx * sy) at which no text leaves its page; absolutely positioned elements are moved by their anchors and scaled with legible text (see docs/decisions/adapt.md). Entries carry an adapted source, or error resize_source_unsupported (no valid svc-canvas meta, or the source loads something the sandbox refuses) or resize_no_layout (no canvas page and no positioned element). The same request always answers the same sources. Past the time limit (10 s by default) or above 20,000 elements: 504 resize_timeout. Uses the preview rate limit.
          */
         post: operations["adaptTemplate"];
         delete?: never;
@@ -1769,7 +1769,7 @@ export interface components {
             html: string;
             filename?: string;
             reference?: string;
-            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            /** @description An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
             brand_kit_id?: string | null;
             javascript?: {
                 /** @enum {string} */
@@ -1797,7 +1797,7 @@ export interface components {
             size_id?: string | null;
             filename?: string;
             reference?: string;
-            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            /** @description An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
             brand_kit_id?: string | null;
             javascript?: {
                 /** @enum {string} */
@@ -1815,7 +1815,7 @@ export interface components {
             };
             filename?: string;
             reference?: string;
-            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            /** @description An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
             brand_kit_id?: string | null;
             javascript?: {
                 /** @enum {string} */
@@ -1972,7 +1972,7 @@ export interface components {
             html: string;
             filename?: string;
             reference?: string;
-            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            /** @description An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
             brand_kit_id?: string | null;
             javascript?: {
                 /** @enum {string} */
@@ -1999,7 +1999,7 @@ export interface components {
             };
             filename?: string;
             reference?: string;
-            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            /** @description An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
             brand_kit_id?: string | null;
             javascript?: {
                 /** @enum {string} */
@@ -2019,7 +2019,7 @@ export interface components {
             };
             filename?: string;
             reference?: string;
-            /** @description An owned, active brand kit whose values templates read as brand.* (see the README). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
+            /** @description An owned, active brand kit whose values templates read as brand.* (see docs/decisions/brand-kits.md). Overrides the source default <meta name="svc-brand-kit">; null selects no kit. Forces template evaluation with the 1 MiB source and data limits. */
             brand_kit_id?: string | null;
             javascript?: {
                 /** @enum {string} */
@@ -2108,7 +2108,7 @@ export interface components {
             sample_data: {
                 [key: string]: unknown;
             };
-            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules. */
+            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see docs/decisions/saved-templates.md for the complexity rules. */
             schema: {
                 [key: string]: unknown;
             } | boolean | null;
@@ -2277,7 +2277,7 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules. */
+            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see docs/decisions/saved-templates.md for the complexity rules. */
             schema?: {
                 [key: string]: unknown;
             } | boolean | null;
@@ -2319,7 +2319,7 @@ export interface components {
              */
             created_at: string;
             source: string;
-            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules. */
+            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see docs/decisions/saved-templates.md for the complexity rules. */
             schema: {
                 [key: string]: unknown;
             } | boolean | null;
@@ -2340,7 +2340,7 @@ export interface components {
         TemplateVersionWriteRequest: {
             /** @description Up to 1,048,576 bytes. */
             source: string;
-            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules. */
+            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see docs/decisions/saved-templates.md for the complexity rules. */
             schema?: {
                 [key: string]: unknown;
             } | boolean | null;
@@ -2359,7 +2359,7 @@ export interface components {
              * @enum {string}
              */
             input_mode?: "blank" | "html";
-            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see the README for the complexity rules. */
+            /** @description JSON Schema for data. Drafts 2020-12 (the default when $schema is absent), 2019-09 and draft-07 are supported. At most 131,072 bytes of JSON, 1,000 subschemas and 32 levels of nesting; see docs/decisions/saved-templates.md for the complexity rules. */
             schema?: {
                 [key: string]: unknown;
             } | boolean | null;

@@ -1,7 +1,7 @@
 import type { ApiKey, ApiKeyWithSecret } from '@svc/contracts';
 import type { ApiKeyRecord, CreatedApiKey } from '@svc/core';
 
-/** The public shape of a stored key (spec 2.2). */
+/** The public shape of a stored key (the contract's API key resource). */
 export function apiKeyBody(key: ApiKeyRecord): ApiKey {
   return {
     id: key.id,

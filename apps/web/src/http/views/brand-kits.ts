@@ -1,7 +1,7 @@
 import type { BrandAsset, BrandKitDetail, BrandKitSummary } from '@svc/contracts';
 import type { AssetRecord, BrandKitRecord, BrandKitWithHistory } from '@svc/core';
 
-/** A logo or font of a kit (spec 2.6). */
+/** A logo or font of a kit (the contract's brand kit resource). */
 export function brandAssetBody(asset: AssetRecord): BrandAsset {
   return {
     id: asset.id,
@@ -12,7 +12,7 @@ export function brandAssetBody(asset: AssetRecord): BrandAsset {
   };
 }
 
-/** A kit as a page lists it: asset metadata is omitted (spec 2.6); read the kit for its assets. */
+/** A kit as a page lists it: asset metadata is omitted (the contract's brand kit list); read the kit for its assets. */
 export function brandKitSummaryBody(kit: BrandKitRecord): BrandKitSummary {
   return {
     id: kit.id,

@@ -23,7 +23,7 @@ async function groupFields(ctx: ServiceContext, view: RenderGroupView) {
   };
 }
 
-/** A batch (spec 2.9): rows in order with fresh signed links. */
+/** A batch (the contract's groups): rows in order with fresh signed links. */
 export async function batchBody(ctx: ServiceContext, view: RenderGroupView): Promise<Batch> {
   return {
     ...(await groupFields(ctx, view)),

@@ -1,7 +1,7 @@
 import type { UploadedImage } from '@svc/contracts';
 import type { AssetRecord } from '@svc/core';
 
-/** The public shape of an uploaded image (spec 2.10). */
+/** The public shape of an uploaded image (the contract's image asset resource). */
 export function uploadedImageBody(asset: AssetRecord): UploadedImage {
   return {
     id: asset.id,

@@ -1,7 +1,7 @@
 import type { RenderHistoryItem, RenderJob } from '@svc/contracts';
 import { mintDownloadLink, type RenderJobRecord, type ServiceContext } from '@svc/core';
 
-/** The history shape of a job (spec 2.3): every job field except download. */
+/** The history shape of a job (the contract's render job): every job field except download. */
 export function renderHistoryItem(job: RenderJobRecord): RenderHistoryItem {
   return {
     id: job.id,

@@ -1,7 +1,7 @@
 import type { ChatImageProposal, TemplateBuild, TemplateBuildInput, TemplateChatMessage, TemplateMessage, TemplateOutput } from '@svc/contracts';
 import type { BuildWithMessage, ChatMessageRecord, ImageProposalRecord, TemplateMessageRecord } from '@svc/core';
 
-/** TemplateMessage (spec 2.7): input_text for words and HTML; repair_code while a repair runs and after a failure. */
+/** TemplateMessage (the contract's AI builds): input_text for words and HTML; repair_code while a repair runs and after a failure. */
 export function templateMessageBody(message: TemplateMessageRecord): TemplateMessage {
   const input = message.input as TemplateBuildInput;
   const inputText = input.type === 'prompt' ? input.prompt : input.type === 'html' ? input.html : undefined;

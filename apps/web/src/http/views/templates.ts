@@ -1,7 +1,7 @@
 import type { SizeVariant, TemplateAdaptResponse, TemplateDetail, TemplateSummary, TemplateVersionDetail } from '@svc/contracts';
 import type { AdaptedSize, TemplateRecord, TemplateVersionRecord, TemplateWithContent } from '@svc/core';
 
-/** The public shape of a template (spec 2.5 TemplateSummary). */
+/** The public shape of a template (the contract's TemplateSummary). */
 export function templateSummaryBody(template: TemplateRecord): TemplateSummary {
   return {
     tags: template.tags,

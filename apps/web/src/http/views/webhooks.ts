@@ -1,7 +1,7 @@
 import type { Webhook, WebhookDelivery, WebhookEventType, WebhookWithSecret as WebhookWithSecretBody } from '@svc/contracts';
 import { visibleStatus, type WebhookAttemptRecord, type WebhookRecord, type WebhookWithSecret } from '@svc/core';
 
-/** The public shape of a destination (spec 2.11); an overlap that has ended shows as null. */
+/** The public shape of a destination (the contract's webhook resource); an overlap that has ended shows as null. */
 export function webhookBody(webhook: WebhookRecord, now: Date): Webhook {
   const overlap = webhook.previousSecretExpiresAt && webhook.previousSecretExpiresAt > now ? webhook.previousSecretExpiresAt : null;
   return {
