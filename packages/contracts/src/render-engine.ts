@@ -133,7 +133,7 @@ export interface LayoutFacts {
 export interface RenderEngine {
   renderPdf(input: RenderPdfInput): Promise<RenderOutput>;
   renderImage(input: RenderImageInput): Promise<RenderOutput>;
-  /** Lays out a marked canvas source at its size and each target size (adapt of saved templates). */
+  /** Lays out a marked canvas source at its size and each target size (adapt, docs/decisions/adapt.md). */
   adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]>;
   /** Lays a document out at an output size and measures it; absent where no browser runs. */
   measureLayout?(input: MeasureLayoutInput): Promise<LayoutFacts>;
