@@ -13,7 +13,7 @@ import type {
 } from '@svc/contracts';
 import { inSandbox, prepareSandbox, resetSandbox } from './browser/sandbox.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
-import { Supervisor } from './browser/supervisor.ts';
+import { BrowserPool } from './browser/browser-pool.ts';
 import { adaptCanvas } from './canvas/adapt-canvas.ts';
 import { measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
@@ -42,18 +42,18 @@ export function defaultWarmSandboxes(memoryBytes = totalmem()): number {
 
 /** The render engine of the worker: a supervised Chromium pool. */
 export class Renderer implements RenderEngine {
-  readonly #supervisor: Supervisor;
+  readonly #pool: BrowserPool;
   readonly #renderTimeoutMs: number;
 
-  private constructor(supervisor: Supervisor, renderTimeoutMs: number) {
-    this.#supervisor = supervisor;
+  private constructor(pool: BrowserPool, renderTimeoutMs: number) {
+    this.#pool = pool;
     this.#renderTimeoutMs = renderTimeoutMs;
   }
 
   /** Launches the first browser; resolves once it is ready to take renders. */
   static async start(options: RendererOptions = {}): Promise<Renderer> {
     const logger = options.logger ?? silent;
-    const supervisor = await Supervisor.start({
+    const pool = await BrowserPool.start({
       executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
       restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
@@ -67,14 +67,14 @@ export class Renderer implements RenderEngine {
       },
       logger,
     });
-    return new Renderer(supervisor, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
+    return new Renderer(pool, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
   }
 
   async renderPdf(input: RenderPdfInput): Promise<RenderOutput> {
     const geometry = preparePdf(input.pdf);
     if (input.pages) checkPageSelection(input.pages);
     const printed = await inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -94,7 +94,7 @@ export class Renderer implements RenderEngine {
   async renderImage(input: RenderImageInput): Promise<RenderOutput> {
     prepareImage(input.image, input.pages);
     const bytes = await inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -116,7 +116,7 @@ export class Renderer implements RenderEngine {
    */
   async adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]> {
     return inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -135,7 +135,7 @@ export class Renderer implements RenderEngine {
    */
   async measureLayout(input: MeasureLayoutInput): Promise<LayoutFacts> {
     return inSandbox(
-      this.#supervisor,
+      this.#pool,
       {
         account: input.account,
         html: input.html,
@@ -150,11 +150,11 @@ export class Renderer implements RenderEngine {
 
   /** Pool state for health checks and tests. */
   status(): RendererStatus {
-    return this.#supervisor.status();
+    return this.#pool.status();
   }
 
   /** Refuses queued renders, lets running ones finish, then stops every browser process. */
   close(): Promise<void> {
-    return this.#supervisor.close();
+    return this.#pool.close();
   }
 }

@@ -1,14 +1,15 @@
 // A sandbox from start to end: its tripwire proxy, its browser context and its isolated page
-// (made ready before the first job arrives, see Supervisor), one job's content loaded and
+// (made ready before the first job arrives, see sandbox-stock.ts), one job's content loaded and
 // audited, the verdict, and the reset that lets the same account's next job use it.
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import type { AssetResolver, EffectiveViewport, JavascriptMode } from '@svc/contracts';
 import { viewportDefaults } from '@svc/rules';
 import type { RendererLogger } from '../types.ts';
+import type { BrowserPool } from './browser-pool.ts';
 import { enableJavascript, openIsolatedPage } from './isolation.ts';
 import { loadContent } from './load-content.ts';
 import { auditResourceHints } from './resource-hints.ts';
-import type { Prepared, Supervisor } from './supervisor.ts';
+import type { Prepared } from './sandbox-stock.ts';
 import { openTripwire } from './tripwire.ts';
 import { Violations } from './violations.ts';
 
@@ -71,9 +72,9 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
 }
 
 /** Loads the HTML in a fresh sandboxed page and runs `capture` on it (and the sandbox's own DevTools session) once it is ready. */
-export async function inSandbox<T>(supervisor: Supervisor, options: SandboxOptions, capture: (page: Page, session: CDPSession) => Promise<T>): Promise<T> {
+export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, capture: (page: Page, session: CDPSession) => Promise<T>): Promise<T> {
   const tenant = options.account ?? `unshared:${(unsharedJobs += 1)}`;
-  return supervisor.withContext({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk }, async (prepared) => {
+  return pool.run({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk }, async (prepared) => {
     const parts = prepared.extra as SandboxParts;
     const { page, session, violations, assets } = parts;
     violations.renew();
