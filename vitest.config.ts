@@ -10,7 +10,7 @@ const unit = [
   'packages/rules/test/**/*.test.ts',
   'packages/templating/test/**/*.test.ts',
   'packages/core/test/egress.test.ts',
-  'packages/core/test/egress-get.test.ts',
+  'packages/core/test/egress-request.test.ts',
   'packages/core/test/ai-provider.test.ts',
   'packages/core/test/templates-schema.test.ts',
   'packages/core/test/verify-font.test.ts',

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalStorage, newId, signArchiveToken, signingSecret } from '@svc/core';
+import { archiveLinkTokens, LocalStorage, newId, signingSecret, signLinkToken } from '@svc/core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { newAccount, serviceContext, serviceDb } from './support/api.ts';
 import { freePort, startProcess, stopProcess, waitFor } from './support/global-setup.ts';
@@ -70,7 +70,7 @@ describe('archive memory', () => {
         data: { groupId, position, accountId: account.accountId, state: 'admitted', jobId, html: '', options: {}, assetIds: [] },
       });
     }
-    const token = signArchiveToken(await signingSecret(serviceContext()), groupId, new Date(now.getTime() + 600_000));
+    const token = signLinkToken(archiveLinkTokens, await signingSecret(serviceContext()), groupId, new Date(now.getTime() + 600_000));
     const url = `${baseUrl}/v1/batches/archive/${token}`;
 
     // the first download warms the route up; the second is measured against the memory after it

@@ -1,6 +1,6 @@
 // Batches (the contract's groups, their lifecycle and routes, and the Groups limits): one normal render job per data row, admitted as
 // concurrency allows, with retry, cancel and a streamed ZIP of the succeeded files.
-import { signArchiveToken, signingSecret } from '@svc/core';
+import { archiveLinkTokens, signingSecret, signLinkToken } from '@svc/core';
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, serviceContext, serviceDb } from './support/api.ts';
 import { pdfText } from './support/files.ts';
@@ -197,8 +197,8 @@ describe('batches', () => {
     expectError(await api(new URL(forged).pathname), 404, 'not_found');
     expectError(await api(`/v1/carousels/archive/${url.pathname.split('/').at(-1)}`), 404, 'not_found');
     const secret = await signingSecret(serviceContext());
-    expectError(await api(`/v1/batches/archive/${signArchiveToken(secret, failed.id, new Date(Date.now() + 60_000))}`), 404, 'not_found');
-    expectError(await api(`/v1/batches/archive/${signArchiveToken(secret, done.id, new Date(Date.now() - 1000))}`), 403, 'download_expired');
+    expectError(await api(`/v1/batches/archive/${signLinkToken(archiveLinkTokens, secret, failed.id, new Date(Date.now() + 60_000))}`), 404, 'not_found');
+    expectError(await api(`/v1/batches/archive/${signLinkToken(archiveLinkTokens, secret, done.id, new Date(Date.now() - 1000))}`), 403, 'download_expired');
   });
 
   it('cancels pending rows and queued jobs, lets the rest finish, and retries cancelled rows', async () => {

@@ -1,7 +1,7 @@
 // The source side of adapt: markers for the browser, and the browser's inline styles written back
 // into the source with everything else, template syntax included, kept as written.
 import { describe, expect, it } from 'vitest';
-import { adaptedSources, markCanvasSource } from '../src/templates/adapt-layout.ts';
+import { adaptedSources, markCanvasSource } from '../src/templates/adapt-source-edits.ts';
 
 const source = `<meta name="svc-canvas" content="800x600"><style>.page { width: 800px; height: 600px; color: {{ brand.colour }} }</style>
 <div class="page" data-svc-page="a" style="padding: 20px"><h1 class='t' title='{{ "a" if b > 1 }}'>{{ title }}</h1>{% for item in items %}<p>{{ item }}</p>{% endfor %}</div>`;

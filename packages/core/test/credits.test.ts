@@ -1,4 +1,4 @@
-import { DomainError, grantCredits, newId, releaseCredit, reserveCredit, resetMonthlyCredits, settleCredit } from '@svc/core';
+import { DomainError, grantCredits, newId, releaseCredit, reserveCredits, resetMonthlyCredits, settleCredit } from '@svc/core';
 import type { Plan } from '@svc/db';
 import { describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
@@ -8,10 +8,10 @@ const { ctx, setNow } = useTestContext();
 async function reserve(account: { accountId: string; keyId: string; plan: Plan }, cap: number | null = null) {
   const jobId = newId('pdf_');
   try {
-    const reservation = await ctx.db.$transaction((tx) =>
-      reserveCredit(tx, { accountId: account.accountId, plan: account.plan, keyId: account.keyId, overageCap: cap, jobId, now: ctx.clock() }),
+    const [reservation] = await ctx.db.$transaction((tx) =>
+      reserveCredits(tx, { accountId: account.accountId, plan: account.plan, keyId: account.keyId, overageCap: cap, holder: { jobId }, now: ctx.clock() }),
     );
-    return { ok: true as const, jobId, source: reservation.source };
+    return { ok: true as const, jobId, source: reservation!.source };
   } catch (error) {
     if (error instanceof DomainError) return { ok: false as const, code: error.code };
     throw error;

@@ -6,7 +6,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { classifyAddress, egressPost, type EgressPolicy, parseAllowlist, type Resolver, vetUrl } from '@svc/core';
+import { classifyAddress, type EgressPolicy, parseAllowlist, type Resolver, sendWebhookRequest, vetUrl } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../../../e2e/support/webhook-receiver.ts';
 import { makeTestTls, type TestTls } from '../../../e2e/support/webhook-tls.ts';
@@ -210,7 +210,7 @@ describe('requests', () => {
   });
 
   const post = (url: string, allowlist = '', resolver?: Resolver, timeoutMs?: number) =>
-    egressPost(url, { headers: { 'content-type': 'application/json' }, body: '{}', policy: { allowlist: parseAllowlist(allowlist), resolver }, timeoutMs });
+    sendWebhookRequest(url, { headers: { 'content-type': 'application/json' }, body: '{}', policy: { allowlist: parseAllowlist(allowlist), resolver }, timeoutMs });
 
   it('refuses before connecting: nothing reaches a listener on a refused address or port', async () => {
     const before = accepted;
@@ -244,9 +244,9 @@ describe('requests', () => {
     const root = fileURLToPath(new URL('../../..', import.meta.url));
     const run = async (path: string, timeoutMs = 10_000) => {
       const script = `
-        import { egressPost } from './packages/core/src/egress/egress-post.ts';
-        import { parseAllowlist } from './packages/core/src/egress/url-policy.ts';
-        const result = await egressPost(process.env.TARGET, { headers: { 'content-type': 'application/json', 'x-test': 'yes' }, body: '{"a":1}',
+        import { sendWebhookRequest } from './packages/core/src/webhooks/send-webhook-request.ts';
+        import { parseAllowlist } from './packages/core/src/egress/outgoing-url-policy.ts';
+        const result = await sendWebhookRequest(process.env.TARGET, { headers: { 'content-type': 'application/json', 'x-test': 'yes' }, body: '{"a":1}',
           policy: { allowlist: parseAllowlist(process.env.ALLOW) }, timeoutMs: Number(process.env.TIMEOUT) });
         process.stdout.write(JSON.stringify(result));`;
       const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   createRender,
   deleteRender,
+  downloadLinkTokens,
   mintDownloadLink,
   DomainError,
   expireRenderFiles,
@@ -12,8 +13,8 @@ import {
   newId,
   openDownload,
   retryRenderJob,
-  signDownloadToken,
   signingSecret,
+  signLinkToken,
 } from '@svc/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
@@ -71,11 +72,11 @@ describe('download links', () => {
     const account = await accountWith(ctx, { plan: 'scale' });
     const job = await succeededJob(account.accountId, new Date(ctx.clock().getTime() + 3600_000));
     const secret = await signingSecret(ctx);
-    const expired = signDownloadToken(secret, job.id, new Date(ctx.clock().getTime() - 1000));
+    const expired = signLinkToken(downloadLinkTokens, secret, job.id, new Date(ctx.clock().getTime() - 1000));
     await expect(openDownload(ctx, expired)).rejects.toMatchObject({ code: 'download_expired' });
-    const forged = signDownloadToken('another secret', job.id, new Date(ctx.clock().getTime() + 60_000));
+    const forged = signLinkToken(downloadLinkTokens, 'another secret', job.id, new Date(ctx.clock().getTime() + 60_000));
     await expect(openDownload(ctx, forged)).rejects.toMatchObject({ code: 'not_found' });
-    const valid = signDownloadToken(secret, job.id, new Date(ctx.clock().getTime() + 60_000));
+    const valid = signLinkToken(downloadLinkTokens, secret, job.id, new Date(ctx.clock().getTime() + 60_000));
     const opened = await openDownload(ctx, valid);
     expect(opened).toMatchObject({ mediaType: 'application/pdf', filename: 'doc.pdf' });
     opened.stream.destroy();

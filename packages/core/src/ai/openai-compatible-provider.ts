@@ -2,8 +2,8 @@
 // vLLM, the llama.cpp server). Plain requests through the service's egress policy rather
 // than an SDK: every call is vetted like a webhook (resolved addresses, pinned connection,
 // no redirects, bounded time and size), which an SDK's own fetch would bypass.
-import { egressGet } from '../egress/egress-get.ts';
-import { aiProviderEgressRules, type EgressPolicy } from '../egress/url-policy.ts';
+import { egressRequest } from '../egress/egress-request.ts';
+import { aiProviderEgressRules, type EgressPolicy } from '../egress/outgoing-url-policy.ts';
 import { type AiCompletionRequest, type AiProvider, AiProviderError } from '../ports/ai-provider.ts';
 import type { Logger } from '../shared/context.ts';
 import type { AiSettings } from '../shared/config.ts';
@@ -29,20 +29,20 @@ export function openAiCompatibleProvider(options: OpenAiCompatibleOptions): AiPr
   let structuredOutput = true;
 
   async function post(body: Record<string, unknown>) {
-    return egressGet(`${settings.baseUrl}/chat/completions`, {
+    return egressRequest(`${settings.baseUrl}/chat/completions`, {
       policy,
       rules: aiProviderEgressRules,
       method: 'POST',
       body: JSON.stringify(body),
       headers: {
         accept: 'application/json',
-        'content-type': 'application/json',
         'user-agent': 'svc-ai/1',
+        'content-type': 'application/json',
         ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
       },
       timeoutMs: settings.timeoutMs,
       maxBytes: maxReplyBytes,
-      maxRedirects: 0,
+      answer: { read: 'body', maxRedirects: 0 },
     });
   }
 

@@ -1,7 +1,7 @@
 import type { FieldDetail } from '@svc/contracts';
 import { type Principal, principalSubject } from '../auth/principal.ts';
-import { egressGet } from '../egress/egress-get.ts';
-import { imageUrlEgressRules } from '../egress/url-policy.ts';
+import { egressRequest } from '../egress/egress-request.ts';
+import { imageUrlEgressRules } from '../egress/outgoing-url-policy.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -10,6 +10,8 @@ import { imageLimits, type ImageMediaType, mediaTypeOf, verifyImage } from './ve
 
 /** The contract's limits: at most five redirects and 15 seconds in all. */
 export const imageUrlPreviewLimits = { maxRedirects: 5, timeoutMs: 15_000 } as const;
+/** Names the image types the upload rules accept, so a server that negotiates sends one of them. */
+const imageUrlRequestHeaders = { accept: 'image/png, image/jpeg, image/webp', 'user-agent': 'svc-image-preview/1' };
 
 export interface PreviewImageUrlOptions {
   principal: Principal;
@@ -31,12 +33,14 @@ export interface PreviewedImage {
  */
 export async function previewImageUrl(ctx: ServiceContext, options: PreviewImageUrlOptions): Promise<PreviewedImage> {
   await takeRateToken(ctx.db, 'image_url_preview', principalSubject(options.principal), ctx.clock());
-  const fetched = await egressGet(options.url, {
+  const fetched = await egressRequest(options.url, {
     policy: { allowlist: ctx.config.egressAllowlist },
     rules: imageUrlEgressRules,
+    method: 'GET',
+    headers: imageUrlRequestHeaders,
     timeoutMs: options.timeoutMs ?? imageUrlPreviewLimits.timeoutMs,
     maxBytes: imageLimits.maxBytes,
-    maxRedirects: imageUrlPreviewLimits.maxRedirects,
+    answer: { read: 'body', maxRedirects: imageUrlPreviewLimits.maxRedirects },
   });
   if (!fetched.ok) {
     if ('refusal' in fetched) {

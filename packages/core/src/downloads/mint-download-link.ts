@@ -1,7 +1,7 @@
 import type { ServiceContext } from '../shared/context.ts';
+import { downloadLinkTokens, signLinkToken } from '../shared/link-token.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
 import { signingSecret } from '../settings/signing-secret.ts';
-import { signDownloadToken } from './download-token.ts';
 
 export interface DownloadLink {
   url: string;
@@ -18,6 +18,6 @@ export async function mintDownloadLink(ctx: ServiceContext, job: RenderJobRecord
   const available = job.status === 'succeeded' && job.removedReason === null && job.expiresAt !== null && job.expiresAt > now;
   if (!available || !job.expiresAt) return null;
   const expiresAt = new Date(Math.min(now.getTime() + ctx.config.downloadLinkMs, job.expiresAt.getTime()));
-  const token = signDownloadToken(await signingSecret(ctx), job.id, expiresAt);
+  const token = signLinkToken(downloadLinkTokens, await signingSecret(ctx), job.id, expiresAt);
   return { url: `${ctx.config.publicUrl}/v1/downloads/${token}`, expiresAt: new Date(Math.floor(expiresAt.getTime() / 1000) * 1000) };
 }

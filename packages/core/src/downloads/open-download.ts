@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
+import { downloadLinkTokens, readLinkToken } from '../shared/link-token.ts';
 import { extensionOf } from '../renders/filename.ts';
 import { signingSecret } from '../settings/signing-secret.ts';
-import { readDownloadToken } from './download-token.ts';
 
 export interface OpenedDownload {
   stream: Readable;
@@ -17,10 +17,10 @@ export interface OpenedDownload {
  * answers 404; a genuine link past its expiry answers 403 download_expired.
  */
 export async function openDownload(ctx: ServiceContext, token: string): Promise<OpenedDownload> {
-  const check = readDownloadToken(await signingSecret(ctx), token);
+  const check = readLinkToken(downloadLinkTokens, await signingSecret(ctx), token);
   if (!check.valid) throw notFound();
   if (check.expiresAt <= ctx.clock()) throw new DomainError('download_expired');
-  const job = await ctx.db.renderJob.findUnique({ where: { id: check.jobId } });
+  const job = await ctx.db.renderJob.findUnique({ where: { id: check.id } });
   if (!job || job.status !== 'succeeded' || job.removedReason !== null || !job.storageKey || !job.mediaType) throw notFound();
   const stored = await ctx.storage.open(job.storageKey);
   if (!stored) throw notFound();

@@ -1,6 +1,6 @@
 import type { RenderOptions } from '@svc/contracts';
 import type { Tx } from '@svc/db';
-import { reserveCredit } from '../credits/reserve-credit.ts';
+import { reserveCredits } from '../credits/reserve-credits.ts';
 import { queueRender } from '../renders/render-queue.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -73,7 +73,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
     if (keyLive >= keyConcurrency) continue;
     const jobId = newId(member.options.kind === 'pdf' ? 'pdf_' : 'image_');
     try {
-      await reserveCredit(tx, { accountId, plan: account.plan, jobId, keyId: member.key_id, overageCap: member.overage_cap, now });
+      await reserveCredits(tx, { accountId, plan: account.plan, holder: { jobId }, keyId: member.key_id, overageCap: member.overage_cap, now });
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'insufficient_credits') throw error;
       await tx.$executeRaw`

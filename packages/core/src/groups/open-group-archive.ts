@@ -3,9 +3,9 @@ import type { GroupKind } from '@svc/db';
 import yazl from 'yazl';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
+import { archiveLinkTokens, readLinkToken } from '../shared/link-token.ts';
 import { extensionOf } from '../renders/filename.ts';
 import { signingSecret } from '../settings/signing-secret.ts';
-import { readArchiveToken } from './archive-link.ts';
 import { type GroupMemberView, loadRenderGroup, type RenderGroupView } from './get-render-group.ts';
 
 export interface OpenedArchive {
@@ -22,10 +22,10 @@ export interface OpenedArchive {
  * expired link 403 download_expired.
  */
 export async function openGroupArchive(ctx: ServiceContext, kind: GroupKind, token: string): Promise<OpenedArchive> {
-  const check = readArchiveToken(await signingSecret(ctx), token);
+  const check = readLinkToken(archiveLinkTokens, await signingSecret(ctx), token);
   if (!check.valid) throw notFound();
   if (check.expiresAt <= ctx.clock()) throw new DomainError('download_expired');
-  const view = await loadRenderGroup(ctx.db, check.groupId);
+  const view = await loadRenderGroup(ctx.db, check.id);
   if (!view || view.group.kind !== kind) throw notFound();
   const now = ctx.clock();
   const files = view.members.flatMap((member) => {

@@ -1,5 +1,5 @@
 import { type DbOrTx, type Plan, Prisma, type Tx } from '@svc/db';
-import { bucketReservation, countReserved, creditLeft, reserveCredit, type ReserveCreditOptions } from '../credits/reserve-credit.ts';
+import { bucketReservation, countReserved, creditLeft, reserveCredits, type ReserveCreditsOptions } from '../credits/reserve-credits.ts';
 import { periodOf } from '../shared/period.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -71,7 +71,7 @@ export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<
 export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
   const { accountId, keyId, kind, now } = job;
   const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
-  const credit: ReserveCreditOptions = { accountId, plan: job.plan, jobId, keyId, overageCap: job.overageCap, now };
+  const credit: ReserveCreditsOptions = { accountId, plan: job.plan, holder: { jobId }, keyId, overageCap: job.overageCap, now };
   // the job, its input, its assets and its queue entry, made from one row of `source`; assets
   // are immutable, so capturing the ids captures the exact bytes the worker will serve
   const recorded = (source: Prisma.Sql) => Prisma.sql`
@@ -106,7 +106,7 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
 
   // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
   // the reservation the general way (buckets again, then overage, else 402), then the job
-  await reserveCredit(tx, credit);
+  await reserveCredits(tx, credit);
   await tx.$queryRaw`WITH admitted AS (SELECT 1), ${recorded(Prisma.sql`admitted`)} SELECT count(*)::int AS woken FROM woken`;
   return jobId;
 }

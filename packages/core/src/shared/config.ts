@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { type AllowlistEntry, parseAllowlist } from '../egress/url-policy.ts';
+import { type AllowlistEntry, parseAllowlist } from '../egress/outgoing-url-policy.ts';
 
 /** Service settings read from the environment once per process (documented in docs/configuration.md). */
 export interface ServiceConfig {

@@ -87,8 +87,7 @@ export async function recordMessage(tx: Tx, options: RecordMessageOptions): Prom
     await reserveCredits(tx, {
       accountId: principal.accountId,
       plan: principal.plan,
-      holdId: id,
-      amount: message.price,
+      holder: { holdId: id, amount: message.price },
       keyId,
       overageCap: overageCapOf(principal),
       excluded: options.refusal === 'ai_needs_paid_credits' ? ['free_monthly'] : [],

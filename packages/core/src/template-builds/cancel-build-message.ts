@@ -1,5 +1,5 @@
 import type { TemplateMessage } from '@svc/db';
-import { releaseCredits, settleCredits } from '../credits/reserve-credits.ts';
+import { releaseCreditHold, settleCreditHold } from '../credits/reserve-credits.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { GetMessageDraftOptions } from './get-build-draft.ts';
@@ -31,8 +31,8 @@ export async function cancelPendingMessage(ctx: ServiceContext, buildId: string,
       const exists = await tx.templateMessage.findFirst({ where: { id: messageId, buildId }, select: { id: true } });
       throw exists ? new DomainError('operation_conflict') : missing();
     }
-    if (rows[0]!.preview_id === null) await releaseCredits(tx, messageId, now);
-    else await settleCredits(tx, messageId, now);
+    if (rows[0]!.preview_id === null) await releaseCreditHold(tx, messageId, now);
+    else await settleCreditHold(tx, messageId, now);
     return tx.templateMessage.findUniqueOrThrow({ where: { id: messageId } });
   });
 }

@@ -14,7 +14,7 @@ import {
 import type { Prisma, TemplateMessage } from '@svc/db';
 import { canonicalJson } from '@svc/templating';
 import { selectBrandValues, type BrandValues } from '../brand-kits/brand-values.ts';
-import { releaseCredits, settleCredits } from '../credits/reserve-credits.ts';
+import { releaseCreditHold, settleCreditHold } from '../credits/reserve-credits.ts';
 import { maxRetryWaitMs } from '../ai/openai-compatible-provider.ts';
 import { capturedAssetResolver } from '../assets/captured-asset-resolver.ts';
 import { type AiChatMessage, AiProviderError } from '../ports/ai-provider.ts';
@@ -252,7 +252,7 @@ class MessageRun {
         },
       });
       if (updated.count === 0) throw new Superseded();
-      await settleCredits(tx, message.id, now);
+      await settleCreditHold(tx, message.id, now);
       await tx.templateBuild.update({ where: { id: message.buildId }, data: { draft: candidate.draft as Prisma.InputJsonValue, draftMessageId: message.id, reviewed: false, updatedAt: now } });
     });
   }
@@ -277,7 +277,7 @@ class MessageRun {
         },
       });
       if (updated.count === 0) throw new Superseded();
-      await releaseCredits(tx, message.id, now);
+      await releaseCreditHold(tx, message.id, now);
     });
   }
 }

@@ -1,15 +1,14 @@
 import type { adaptErrorCodes, CanvasLayout, TemplateAdaptRequest } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
-import { enqueue } from '../jobs/enqueue.ts';
 import { takeRateAmount } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
-import { adaptedSources, markCanvasSource } from './adapt-layout.ts';
+import { adaptInBrowser } from './adapt-in-browser.ts';
+import { adaptInWorker } from './adapt-in-worker.ts';
+import { adaptedSources, markCanvasSource } from './adapt-source-edits.ts';
 import { type Canvas, readCanvas } from './canvas.ts';
 import { maxSourceBytes } from './check-version-content.ts';
 import { takePreviewToken } from './preview-template.ts';
-import { layOutCanvas } from './run-adapt-request.ts';
 
 /** One requested size: the adapted source, or why that size could not be adapted. */
 export type AdaptedSize = { width: number; height: number } & ({ source: string } | { errorCode: (typeof adaptErrorCodes)[number] });
@@ -51,8 +50,8 @@ export async function adaptSource(ctx: ServiceContext, source: string, sizes: { 
   const targets = sizes.map(({ width, height }) => ({ width, height }));
   const outcome =
     ctx.renderEngine.absent
-      ? await layOutInWorker(ctx, { marked, targets, account })
-      : await layOutCanvas(ctx, { marked, canvas: declared.canvas, targets, account, timeoutMs: ctx.config.adaptTimeoutMs });
+      ? await adaptInWorker(ctx, { marked, targets, account })
+      : await adaptInBrowser(ctx, { marked, canvas: declared.canvas, targets, account, timeoutMs: ctx.config.adaptTimeoutMs });
   if ('error' in outcome) {
     if (outcome.error === 'resize_timeout') throw new DomainError('resize_timeout');
     return sizes.map((size) => ({ width: size.width, height: size.height, errorCode: 'resize_source_unsupported' }));
@@ -62,34 +61,4 @@ export async function adaptSource(ctx: ServiceContext, source: string, sizes: { 
     const adapted = sources[index]!;
     return typeof adapted === 'string' ? { width: size.width, height: size.height, source: adapted } : { width: size.width, height: size.height, errorCode: adapted.error };
   });
-}
-
-/** What a layout answers: one layout per target, or why there is none. */
-export type AdaptLayoutResult = { layouts: CanvasLayout[] } | { error: 'resize_timeout' | 'resize_source_unsupported' };
-
-/**
- * Hands the marked source to a worker (an adapt_requests row and an interactive adapt_layout
- * task, one transaction) and waits for its NOTIFY until the deadline. The row goes whatever the
- * outcome, so nothing of the request is kept.
- */
-async function layOutInWorker(ctx: ServiceContext, input: { marked: string; targets: Canvas[]; account?: string }): Promise<AdaptLayoutResult> {
-  const id = newId('adapt_');
-  const now = ctx.clock();
-  await ctx.db.$transaction(async (tx) => {
-    const deadline = new Date(now.getTime() + ctx.config.adaptTimeoutMs);
-    await tx.$executeRaw`
-      INSERT INTO adapt_requests (id, account_id, source, sizes, deadline, created_at)
-      VALUES (${id}, ${input.account ?? null}, ${input.marked}, ${JSON.stringify(input.targets)}::jsonb, ${deadline}, ${now})`;
-    await enqueue(tx, 'adapt_layout', { adapt_id: id }, { jobKey: `adapt:${id}` });
-  });
-  const answered = async () => (await ctx.db.adaptRequest.findUnique({ where: { id }, select: { result: true } }))?.result ?? null;
-  try {
-    await ctx.completions.wait(id, ctx.config.adaptTimeoutMs, async () => (await answered()) !== null);
-    const result = await answered();
-    return result === null ? { error: 'resize_timeout' } : (result as AdaptLayoutResult);
-  } finally {
-    await ctx.db.adaptRequest.deleteMany({ where: { id } });
-    // a task still queued finds no row and ends at once
-    await ctx.db.$executeRaw`SELECT graphile_worker.remove_job(${`adapt:${id}`})`.catch(() => undefined);
-  }
 }

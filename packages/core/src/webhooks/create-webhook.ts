@@ -1,5 +1,5 @@
 import { maxWebhooks, type NewWebhook, webhookEventTypes, webhookIdPrefix } from '@svc/contracts';
-import { vetUrl } from '../egress/url-policy.ts';
+import { vetUrl } from '../egress/outgoing-url-policy.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';

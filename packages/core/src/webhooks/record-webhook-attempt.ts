@@ -1,10 +1,10 @@
-import type { EgressPostResult } from '../egress/egress-post.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { spendRateToken } from '../limits/rate-limit.ts';
 import { metrics } from '../metrics/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { ClaimedAttempt } from './claim-webhook-attempt.ts';
 import { deliveryJobKey, failuresToDisable, nextAttemptAt } from './delivery-rules.ts';
+import type { WebhookRequestResult } from './send-webhook-request.ts';
 
 /**
  * Records the result of a claimed attempt in one transaction: the attempt record, the
@@ -12,7 +12,7 @@ import { deliveryJobKey, failuresToDisable, nextAttemptAt } from './delivery-rul
  * destination's counters. The attempt and delivery updates are fenced on the claim, so a
  * result arriving after recovery took the attempt over changes nothing.
  */
-export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAttempt, result: EgressPostResult): Promise<void> {
+export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAttempt, result: WebhookRequestResult): Promise<void> {
   const now = ctx.clock();
   const delivered = result.failure === null;
   const recorded = await ctx.db.$transaction(async (tx) => {
@@ -60,7 +60,7 @@ export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAt
   if (recorded) countAttempt(claim, result, now);
 }
 
-function countAttempt(claim: ClaimedAttempt, result: EgressPostResult, now: Date): void {
+function countAttempt(claim: ClaimedAttempt, result: WebhookRequestResult, now: Date): void {
   metrics.webhookAttempts.inc({ outcome: result.failure === null ? 'delivered' : 'failed', failure: result.failure ?? 'none' });
   if (result.failure === null && !claim.isTest) metrics.webhookDeliveryLag.observe((now.getTime() - claim.createdAt.getTime()) / 1000);
 }

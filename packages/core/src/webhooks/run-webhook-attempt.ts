@@ -1,7 +1,7 @@
-import { egressPost } from '../egress/egress-post.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { claimWebhookAttempt } from './claim-webhook-attempt.ts';
 import { recordWebhookAttempt } from './record-webhook-attempt.ts';
+import { sendWebhookRequest } from './send-webhook-request.ts';
 import { signatureHeader } from './webhook-secret.ts';
 
 export interface RunWebhookAttemptOptions {
@@ -18,7 +18,7 @@ export type AttemptOutcome = { sent: false } | { sent: true; statusCode: number 
 export async function runWebhookAttempt(ctx: ServiceContext, { deliveryId }: RunWebhookAttemptOptions): Promise<AttemptOutcome> {
   const claim = await claimWebhookAttempt(ctx, deliveryId);
   if (!claim) return { sent: false };
-  const result = await egressPost(claim.url, {
+  const result = await sendWebhookRequest(claim.url, {
     body: claim.body,
     headers: {
       'content-type': 'application/json',

@@ -1,6 +1,6 @@
 // Puts the untrusted HTML into the isolated page and waits until it is ready to capture.
 import type { Page } from 'puppeteer-core';
-import { rewriteAssetReferences } from './url-policy.ts';
+import { rewriteAssetReferences } from './page-resource-policy.ts';
 
 /**
  * A web font starts loading only once style and layout find text that uses it, which may be

@@ -3,7 +3,7 @@
 // leaving, but the render must still fail, so the finished document is audited for them.
 // The audit reads the DOM through DevTools, not through page script, which could lie.
 import type { CDPSession } from 'puppeteer-core';
-import { classifyUrl } from './url-policy.ts';
+import { classifyUrl } from './page-resource-policy.ts';
 import type { Violations } from './violations.ts';
 
 const NETWORK_HINTS = new Set(['preconnect', 'dns-prefetch', 'prefetch', 'prerender', 'preload', 'modulepreload', 'next']);

@@ -1,12 +1,12 @@
-// The egress GET behind image URL previews, against local servers reached through the
-// allowlist: one deadline for the whole exchange, redirects vetted hop by hop, the body capped,
+// The egress request reading a body (image URL previews, the AI provider), against local servers
+// reached through the allowlist: one deadline for the whole exchange, redirects vetted hop by hop, the body capped,
 // and the socket pinned to the vetted address.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { egressGet, type EgressGetOptions, imageUrlEgressRules, parseAllowlist, type Resolver } from '@svc/core';
+import { egressRequest, type EgressRequestOptions, imageUrlEgressRules, parseAllowlist, type Resolver } from '@svc/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-describe('egressGet', () => {
+describe('egressRequest reading a body', () => {
   let server: Server;
   let port: number;
   const routes = new Map<string, (res: ServerResponse) => void>();
@@ -28,19 +28,21 @@ describe('egressGet', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const options = (overrides: Partial<EgressGetOptions> = {}): EgressGetOptions => ({
+  const options = (overrides: Partial<EgressRequestOptions> = {}): EgressRequestOptions => ({
     policy: { allowlist: parseAllowlist(`127.0.0.1:${port},images.test:${port}`), resolver: async () => ['127.0.0.1'] },
     rules: imageUrlEgressRules,
+    method: 'GET',
+    headers: {},
     timeoutMs: 15_000,
     maxBytes: 1024,
-    maxRedirects: 5,
+    answer: { read: 'body', maxRedirects: 5 },
     ...overrides,
   });
   const at = (path: string) => `http://127.0.0.1:${port}${path}`;
 
   it('reads a body and its type', async () => {
     routes.set('/ok', (res) => res.writeHead(200, { 'content-type': 'image/png' }).end('abc'));
-    expect(await egressGet(at('/ok'), options())).toEqual({ ok: true, status: 200, contentType: 'image/png', bytes: Buffer.from('abc') });
+    expect(await egressRequest(at('/ok'), options())).toEqual({ ok: true, status: 200, contentType: 'image/png', bytes: Buffer.from('abc') });
   });
 
   it('cuts a slow server at the deadline, which covers the whole exchange', async () => {
@@ -51,21 +53,21 @@ describe('egressGet', () => {
       res.on('close', () => clearInterval(timer));
     });
     const started = performance.now();
-    expect(await egressGet(at('/slow'), options({ timeoutMs: 700 }))).toEqual({ ok: false, failure: 'timeout' });
+    expect(await egressRequest(at('/slow'), options({ timeoutMs: 700 }))).toEqual({ ok: false, failure: 'timeout' });
     const took = performance.now() - started;
     expect(took).toBeGreaterThanOrEqual(650);
     // a deadline that did not fire would wait for the test's own timeout
     expect(took).toBeLessThan(15_000);
     // a server that never answers at all
     routes.set('/silent', () => {});
-    expect(await egressGet(at('/silent'), options({ timeoutMs: 500 }))).toEqual({ ok: false, failure: 'timeout' });
+    expect(await egressRequest(at('/silent'), options({ timeoutMs: 500 }))).toEqual({ ok: false, failure: 'timeout' });
   });
 
   it('counts redirects against the same deadline', async () => {
     routes.set('/late-redirect', (res) => void setTimeout(() => res.writeHead(302, { location: '/silent' }).end(), 300));
     routes.set('/silent', () => {});
     const started = performance.now();
-    expect(await egressGet(at('/late-redirect'), options({ timeoutMs: 600 }))).toEqual({ ok: false, failure: 'timeout' });
+    expect(await egressRequest(at('/late-redirect'), options({ timeoutMs: 600 }))).toEqual({ ok: false, failure: 'timeout' });
     expect(performance.now() - started).toBeLessThan(15_000);
   });
 
@@ -77,8 +79,8 @@ describe('egressGet', () => {
       res.write(Buffer.alloc(800));
       res.end();
     });
-    expect(await egressGet(at('/declared'), options())).toEqual({ ok: false, failure: 'response_too_large' });
-    expect(await egressGet(at('/streamed'), options())).toEqual({ ok: false, failure: 'response_too_large' });
+    expect(await egressRequest(at('/declared'), options())).toEqual({ ok: false, failure: 'response_too_large' });
+    expect(await egressRequest(at('/streamed'), options())).toEqual({ ok: false, failure: 'response_too_large' });
   });
 
   it('vets every redirect target, relative ones included', async () => {
@@ -86,20 +88,20 @@ describe('egressGet', () => {
     routes.set('/to-rebinding', (res) => res.writeHead(307, { location: 'http://evil.test/x.png' }).end());
     routes.set('/relative', (res) => res.writeHead(302, { location: '/ok' }).end());
     routes.set('/ok', (res) => res.writeHead(200, { 'content-type': 'image/png' }).end('abc'));
-    expect(await egressGet(at('/to-private'), options())).toEqual({ ok: false, refusal: 'private_address' });
+    expect(await egressRequest(at('/to-private'), options())).toEqual({ ok: false, refusal: 'private_address' });
     const resolver: Resolver = async (host) => (host === 'evil.test' ? ['93.184.215.14', '127.0.0.1'] : ['127.0.0.1']);
-    expect(await egressGet(at('/to-rebinding'), options({ policy: { allowlist: parseAllowlist(`127.0.0.1:${port}`), resolver } }))).toEqual({
+    expect(await egressRequest(at('/to-rebinding'), options({ policy: { allowlist: parseAllowlist(`127.0.0.1:${port}`), resolver } }))).toEqual({
       ok: false,
       refusal: 'loopback_address',
     });
-    expect(await egressGet(at('/relative'), options())).toMatchObject({ ok: true, bytes: Buffer.from('abc') });
+    expect(await egressRequest(at('/relative'), options())).toMatchObject({ ok: true, bytes: Buffer.from('abc') });
   });
 
   it('connects to the vetted address, not to a later DNS answer', async () => {
     let lookups = 0;
     const resolver: Resolver = async () => (++lookups === 1 ? ['127.0.0.1'] : ['198.51.100.7']);
     routes.set('/ok', (res) => res.writeHead(200).end('abc'));
-    const result = await egressGet(`http://images.test:${port}/ok`, options({ policy: { allowlist: parseAllowlist(`images.test:${port}`), resolver } }));
+    const result = await egressRequest(`http://images.test:${port}/ok`, options({ policy: { allowlist: parseAllowlist(`images.test:${port}`), resolver } }));
     expect(result).toMatchObject({ ok: true, bytes: Buffer.from('abc') });
     expect(lookups).toBe(1);
   });
@@ -110,8 +112,8 @@ describe('egressGet', () => {
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const allow = { allowlist: parseAllowlist(`127.0.0.1:${closedPort}`) };
-    expect(await egressGet(`http://127.0.0.1:${closedPort}/x`, options({ policy: allow }))).toEqual({ ok: false, failure: 'connection_failed' });
-    expect(await egressGet('gopher://example.com/', options())).toEqual({ ok: false, refusal: 'scheme_not_allowed' });
-    expect(await egressGet('https://example.com:8443/', options())).toEqual({ ok: false, refusal: 'port_not_allowed' });
+    expect(await egressRequest(`http://127.0.0.1:${closedPort}/x`, options({ policy: allow }))).toEqual({ ok: false, failure: 'connection_failed' });
+    expect(await egressRequest('gopher://example.com/', options())).toEqual({ ok: false, refusal: 'scheme_not_allowed' });
+    expect(await egressRequest('https://example.com:8443/', options())).toEqual({ ok: false, refusal: 'port_not_allowed' });
   });
 });
