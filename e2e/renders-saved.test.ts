@@ -112,6 +112,33 @@ describe('saved-template renders', () => {
     expect(expectError(await render({ size_id: 'Story', image: { format: 'png' } }), 400, 'invalid_request').details).toEqual([{ field: 'size_id', reason: 'invalid value' }]);
   });
 
+  it('holds the data, and a saved size\'s data with its overrides merged, to the data limits before the schema and evaluation', async () => {
+    const account = await newAccount({ plan: 'free', credits: 1 });
+    const page = (width: number) => `<meta name="svc-canvas" content="${width}x300"><div data-svc-page="p" style="width:${width}px;height:300px">{{ title }}</div>`;
+    const template = await create(account.apiKey, {
+      source: page(400),
+      input_mode: 'blank',
+      schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } },
+      sizes: [{ id: 'wide', name: 'Wide', width: 600, height: 300, status: 'auto', source: page(600), data_overrides: { extra: true } }],
+    });
+    const render = (body: Record<string, unknown>) => api('/v1/image', { method: 'POST', key: account.apiKey, body: { template_id: template.id, image: { format: 'png' }, ...body } });
+
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let level = 0; level < 40; level++) deep = (deep.next = {}) as Record<string, unknown>;
+    // no title either: the limits answer before the schema walks the data
+    expect(expectError(await render({ data: root }), 400, 'template_data_depth_limit').details?.[0]?.field).toMatch(/^data(\/next)+$/);
+
+    // 10,000 members are within the limit on their own; the size's override makes one more
+    const full: Record<string, unknown> = { title: 'Full' };
+    for (let index = 1; index < 10_000; index++) full[`k${index}`] = index;
+    expect(expectError(await render({ size_id: 'wide', data: full }), 400, 'template_data_collection_limit').details).toEqual([{ field: 'data', reason: 'Use a shorter value.' }]);
+    expect(await trialBalance(account.accountId)).toBe(1);
+    expect(await serviceDb().renderJob.count({ where: { accountId: account.accountId } })).toBe(0);
+    const original = await renderOk('image', account.apiKey, { template_id: template.id, size_id: 'original', data: full, image: { format: 'png' } });
+    expect(await imageInfo(original.file.bytes)).toMatchObject({ width: 400, height: 300 });
+  });
+
   it('prints the selected canvas pages of a saved version in the requested order', async () => {
     const account = await newAccount();
     const pages = ['alpha', 'bravo', 'charlie'].map((id) => `<section data-svc-page="${id}" data-svc-page-name="${id}" style="width:800px;height:600px">Page ${id.toUpperCase()} {{ n }}</section>`);

@@ -1,9 +1,8 @@
+import { idPattern } from '@svc/rules';
 import { z } from 'zod';
 
-/** An identifier: a fixed prefix and 32 lowercase hex characters (the contract's identifier rule). */
-export function idPattern(prefix: string): RegExp {
-  return new RegExp(`^${prefix}[0-9a-f]{32}$`);
-}
+/** An identifier: a fixed prefix and 32 lowercase hex characters (the contract's identifier rule, kept in @svc/rules). */
+export { assetIdPrefix, idPattern, idSource } from '@svc/rules';
 
 export function idSchema(prefix: string) {
   return z.string().regex(idPattern(prefix)).meta({ description: `${prefix} followed by 32 lowercase hex characters` });

@@ -1,6 +1,6 @@
 // Image assets (the contract's image asset resource and routes): uploads of raw bytes, their content, and URL previews.
 import { z } from 'zod';
-import { idSchema, NoQuery } from './common.ts';
+import { assetIdPrefix, idSchema, idSource, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation } from './operation.ts';
 import { named } from './registry.ts';
 
@@ -10,13 +10,13 @@ export const imageAssetMediaTypes = ['image/png', 'image/jpeg', 'image/webp'] as
 export const maxImageAssetBytes = 10 * 1024 * 1024;
 export const imageUrlPreviewBodyLimit = 16 * 1024;
 
-export const ImageAssetId = idSchema('asset_');
+export const ImageAssetId = idSchema(assetIdPrefix);
 
 export const UploadedImage = named(
   'UploadedImage',
   z.strictObject({
     id: ImageAssetId,
-    reference: z.string().regex(/^asset:\/\/asset_[0-9a-f]{32}$/).meta({ description: 'Use it as an img src or CSS url() in HTML and template data.' }),
+    reference: z.string().regex(new RegExp(`^asset://${idSource(assetIdPrefix)}$`)).meta({ description: 'Use it as an img src or CSS url() in HTML and template data.' }),
     media_type: z.enum(imageAssetMediaTypes),
     byte_size: z.int().min(1).max(maxImageAssetBytes),
     width: z.int().min(1).max(7680).meta({ description: 'As displayed, after EXIF orientation' }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
-import { artifactMediaTypes, HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit } from './renders.ts';
+import { artifactMediaTypes, HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit, renderIdPrefixes } from './renders.ts';
 
 
 const createErrors = [
@@ -25,7 +25,7 @@ function renderOperations(kind: 'pdf' | 'image') {
   const name = kind === 'pdf' ? 'Pdf' : 'Image';
   const schemas = kind === 'pdf' ? PdfJobSchemas : ImageJobSchemas;
   const tag = kind === 'pdf' ? 'PDF renders' : 'Image renders';
-  const IdPath = z.strictObject({ id: idSchema(kind === 'pdf' ? 'pdf_' : 'image_') });
+  const IdPath = z.strictObject({ id: idSchema(renderIdPrefixes[kind]) });
   const create = defineOperation({
     operationId: `create${name}`,
     method: 'post',

@@ -19,7 +19,7 @@ import {
   viewportRange,
 } from '@svc/rules';
 import { z } from 'zod';
-import { Cursor, idSchema, Timestamp } from './common.ts';
+import { Cursor, idPattern, idSchema, Timestamp } from './common.ts';
 import { named, schemaRegistry } from './registry.ts';
 
 export { maxRawHtmlBytes, maxTemplateDataBytes, maxTemplateSourceBytes } from '@svc/rules';
@@ -326,6 +326,11 @@ function jobFields<const MediaTypes extends readonly [string, ...string[]]>(medi
 }
 const Download = z.strictObject({ url: z.string(), expires_at: Timestamp }).nullable();
 
+/** The id prefix of each kind of render. */
+export const renderIdPrefixes = { pdf: 'pdf_', image: 'image_' } as const;
+/** The id of a render of either kind. */
+export const renderIdPattern = idPattern(renderIdPrefixes.pdf, renderIdPrefixes.image);
+
 function jobSchemas<const MediaTypes extends readonly [string, ...string[]]>(prefix: 'pdf_' | 'image_', name: 'Pdf' | 'Image', mediaTypes: MediaTypes) {
   const id = idSchema(prefix);
   const fields = jobFields(mediaTypes);
@@ -335,8 +340,8 @@ function jobSchemas<const MediaTypes extends readonly [string, ...string[]]>(pre
   return { job, item, page };
 }
 
-export const PdfJobSchemas = jobSchemas('pdf_', 'Pdf', ['application/pdf']);
-export const ImageJobSchemas = jobSchemas('image_', 'Image', ['image/png', 'image/jpeg', 'image/webp']);
+export const PdfJobSchemas = jobSchemas(renderIdPrefixes.pdf, 'Pdf', ['application/pdf']);
+export const ImageJobSchemas = jobSchemas(renderIdPrefixes.image, 'Image', ['image/png', 'image/jpeg', 'image/webp']);
 export type RenderJob = z.infer<typeof PdfJobSchemas.job> | z.infer<typeof ImageJobSchemas.job>;
 export type RenderHistoryItem = z.infer<typeof PdfJobSchemas.item> | z.infer<typeof ImageJobSchemas.item>;
 

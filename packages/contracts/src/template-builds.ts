@@ -1,8 +1,9 @@
 // AI template builds (the contract's AI builds): inputs, output intents, messages, drafts and publications.
 import { z } from 'zod';
 import { BrandKitId } from './brand-kits.ts';
-import { idSchema } from './common.ts';
+import { idPattern, idSchema } from './common.ts';
 import { named } from './registry.ts';
+import { renderIdPattern } from './renders.ts';
 import { canvasHeight, canvasWidth, TemplateId, TemplateSchemaField } from './templates.ts';
 
 export const templateBuildIdPrefix = 'build_';
@@ -106,7 +107,7 @@ export const TemplateMessage = named(
     credits: z.union([z.literal(0), z.literal(25), z.literal(50)]),
     preview_id: z
       .string()
-      .regex(/^(pdf|image)_[0-9a-f]{32}$/)
+      .regex(renderIdPattern)
       .nullable()
       .meta({ description: 'The unbilled preview render of the candidate (credit none), readable at /v1/pdf/{id} or /v1/image/{id}.' }),
     output: TemplateOutput.nullable(),
@@ -213,7 +214,7 @@ export const ChatImageProposal = named(
   z.strictObject({
     proposal: ImageProposal.nullable(),
     state: z.enum(['pending', 'rejected', 'approved']),
-    generation_id: z.string().regex(/^aimg_[0-9a-f]{32}$/).nullable(),
+    generation_id: z.string().regex(idPattern('aimg_')).nullable(),
     applied: z.boolean(),
   }),
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutPointer, isPageProblem, lengthInInches, pageGeometry, templateErrorCodes, templateErrorReasons } from '../src/index.ts';
+import { cutPointer, idPattern, idSource, isPageProblem, lengthInInches, pageGeometry, templateErrorCodes, templateErrorReasons } from '../src/index.ts';
 
 describe('lengths', () => {
   it('reads the spellings the length rule allows and nothing else', () => {
@@ -11,6 +11,24 @@ describe('lengths', () => {
     for (const text of ['1.in', '1e2mm', ' 1mm', '1mm ', '1 mm', '+1mm', '-1mm', '1MM', '1', 'mm', '.mm', '1.12345mm', '1000000mm', '1pt', '']) {
       expect(lengthInInches(text), text).toBeNull();
     }
+  });
+});
+
+describe('ids', () => {
+  const hex = '0123456789abcdef0123456789abcdef';
+
+  it('accepts a prefix and 32 lowercase hex characters, nothing else', () => {
+    expect(idPattern('tpl_').test(`tpl_${hex}`)).toBe(true);
+    for (const id of [`tpl_${hex.toUpperCase()}`, `tpl_${hex}0`, `tpl_${hex.slice(1)}`, `kit_${hex}`, ` tpl_${hex}`, `tpl_${hex}\n`]) {
+      expect(idPattern('tpl_').test(id), id).toBe(false);
+    }
+  });
+
+  it('reads several prefixes as the contract publishes them', () => {
+    expect(idPattern('pdf_', 'image_').source).toBe('^(pdf|image)_[0-9a-f]{32}$');
+    expect(idPattern('pdf_', 'image_').test(`image_${hex}`)).toBe(true);
+    expect(idPattern('pdf_', 'image_').test(`group_${hex}`)).toBe(false);
+    expect(new RegExp(`asset://(${idSource('asset_')})`).exec(`url(asset://asset_${hex})`)?.[1]).toBe(`asset_${hex}`);
   });
 });
 

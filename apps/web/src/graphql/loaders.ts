@@ -1,10 +1,18 @@
-import { type AccountSummary, type ApiKeyRecord, type RenderJobRecord, type ServiceContext, showAccounts } from '@svc/core';
+import {
+  type AccountSummary,
+  type ApiKeyRecord,
+  listKeysOfAccounts,
+  listRecentJobsOfAccounts,
+  type RenderJobRecord,
+  type ServiceContext,
+  showAccounts,
+} from '@svc/core';
 import DataLoader from 'dataloader';
 
 /**
  * Per-request batch loaders: every account, key list or job list a query touches is read in
- * one query per kind, however many objects the page holds (a page of 100 accounts with their
- * keys is a fixed number of queries).
+ * one core call per kind, however many objects the page holds (a page of 100 accounts with
+ * their keys is a fixed number of queries).
  */
 export interface Loaders {
   account: DataLoader<string, AccountSummary | null>;
@@ -20,7 +28,7 @@ export function createLoaders(ctx: ServiceContext): Loaders {
       return ids.map((id) => found.get(id) ?? null);
     }),
     keysOfAccount: new DataLoader(async (ids) => {
-      const keys = await ctx.db.apiKey.findMany({ where: { accountId: { in: [...ids] } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      const keys = await listKeysOfAccounts(ctx, { accountIds: ids });
       return ids.map((id) => keys.filter((key) => key.accountId === id));
     }),
     recentJobsOfAccount: new DataLoader(async (keys) => {
@@ -29,16 +37,7 @@ export function createLoaders(ctx: ServiceContext): Loaders {
         return { accountId, count: Number(count) };
       });
       const most = Math.max(...requests.map((request) => request.count));
-      // the newest `most` jobs of each account, in one statement on the (account, kind, created) index
-      const ranked = await ctx.db.$queryRaw<{ id: string }[]>`
-        SELECT id FROM (
-          SELECT id, row_number() OVER (PARTITION BY account_id ORDER BY created_at DESC, id DESC) AS rank
-            FROM render_jobs WHERE account_id = ANY(${requests.map((request) => request.accountId)}::text[])) AS jobs
-         WHERE rank <= ${most}`;
-      const jobs = await ctx.db.renderJob.findMany({
-        where: { id: { in: ranked.map((row) => row.id) } },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      });
+      const jobs = await listRecentJobsOfAccounts(ctx, { accountIds: requests.map((request) => request.accountId), count: most });
       return requests.map(({ accountId, count }) => jobs.filter((job) => job.accountId === accountId).slice(0, count));
     }),
   };

@@ -1,4 +1,4 @@
-import { apiKeySecretPattern } from '@svc/contracts';
+import { apiKeySecretPattern, idPattern } from '@svc/contracts';
 import type { AccountStatus, Plan, Prisma } from '@svc/db';
 import { secretPrefix, verifierOf } from '../keys/secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -25,7 +25,7 @@ export interface AccountListItem {
 
 /** Accounts, newest first, keyset-paged, for operators. */
 export async function searchAccounts(ctx: ServiceContext, { search, plan, status, limit, cursor }: SearchAccountsOptions): Promise<Page<AccountListItem>> {
-  const after = cursor ? decodeCursor(cursor, /^acct_[0-9a-f]{32}$/) : undefined;
+  const after = cursor ? decodeCursor(cursor, idPattern(accountIdPrefix)) : undefined;
   const text = search?.trim();
   const where: Prisma.AccountWhereInput = {
     ...(plan ? { plan } : {}),

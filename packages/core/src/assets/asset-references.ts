@@ -1,11 +1,11 @@
 // asset:// references in what a render or preview produces (the contract's asset reference rule). The renderer serves
 // only the assets captured with the job, so this check is what turns a wrong reference into a
 // 400 at admission instead of a failed job.
-import type { FieldDetail } from '@svc/contracts';
+import { assetIdPrefix, type FieldDetail, idPattern } from '@svc/contracts';
 import type { DbOrTx } from '@svc/db';
 import { DomainError } from '../shared/errors.ts';
 
-const assetIdPattern = /^asset_[0-9a-f]{32}$/;
+const assetIdPattern = idPattern(assetIdPrefix);
 /**
  * The scheme in any case (URL parsers lower-case it) and what follows it up to a character
  * that ends a URL in HTML attributes, srcset lists and CSS url(). The whole token must be an

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ErrorCode } from '@svc/contracts';
+import { assetIdPrefix, type ErrorCode } from '@svc/contracts';
 import type { AssetKind, DbOrTx, Tx } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -46,7 +46,7 @@ const extensionOf: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 
  */
 export async function storeAsset(ctx: ServiceContext, options: StoreAssetOptions): Promise<AssetRecord> {
   const { accountId, bytes } = options;
-  const id = newId('asset_');
+  const id = newId(assetIdPrefix);
   const size = bytes.byteLength;
   const storageKey = `${accountId}/assets/${id}.${extensionOf[options.mediaType] ?? 'bin'}`;
   const sha256 = createHash('sha256').update(bytes).digest('hex');

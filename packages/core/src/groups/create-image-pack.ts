@@ -7,7 +7,7 @@ import { DomainError } from '../shared/errors.ts';
 import { adaptSource } from '../templates/adapt-template.ts';
 import { readCanvas } from '../templates/canvas.ts';
 import { resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
-import { mergeData } from '../templates/saved-render-input.ts';
+import { dataForSize } from '../templates/saved-render-input.ts';
 import { type CreateGroupResult, createRenderGroup, openGroupRequest, type PlannedMember } from './create-render-group.ts';
 import { evaluateMember, mapBounded, memberOptions, meterMembers, validateMemberData } from './member-input.ts';
 
@@ -19,7 +19,7 @@ export interface CreateImagePackOptions {
 
 /** A requested size: the source to evaluate at it, or one still to adapt from the version's source. */
 type SizePlan = { sizeId: string; name: string; width: number; height: number } & (
-  | { source: string; data: Record<string, unknown> }
+  | { source: string; data: Record<string, unknown>; overrides?: Record<string, unknown> }
   | { adapt: true }
   | { errorCode: string }
 );
@@ -52,7 +52,8 @@ export async function createImagePack(ctx: ServiceContext, { principal, request,
       const member = { label: plan.sizeId, name: plan.name, width: plan.width, height: plan.height };
       if ('errorCode' in plan) return { ...member, errorCode: plan.errorCode };
       if (!('source' in plan)) throw new Error('size plan without a source');
-      const evaluated = await evaluateMember(ctx, principal.accountId, { source: plan.source, data: plan.data, field: 'data', brand }, tenancy);
+      const sized = await dataForSize(plan.data, plan.overrides);
+      const evaluated = await evaluateMember(ctx, principal.accountId, { source: plan.source, data: sized, field: 'data', brand }, tenancy);
       return { ...member, ...evaluated, options: memberOptions(request.format, plan) };
     }),
   );
@@ -70,8 +71,7 @@ function planSize(resolved: ResolvedTemplateVersion, sizeId: string, index: numb
   }
   const saved = resolved.sizes.find((size) => size.id === sizeId);
   if (saved) {
-    const merged = saved.data_overrides ? mergeData(data, saved.data_overrides) : data;
-    return { sizeId, name: saved.name, width: saved.width, height: saved.height, source: saved.source, data: merged };
+    return { sizeId, name: saved.name, width: saved.width, height: saved.height, source: saved.source, data, overrides: saved.data_overrides };
   }
   if (Object.hasOwn(imagePackPresets, sizeId)) {
     const preset = imagePackPresets[sizeId as ImagePackPreset];

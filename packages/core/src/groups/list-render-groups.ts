@@ -2,6 +2,7 @@ import type { GroupKind, Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
 import { type Page, pageOf } from '../shared/records.ts';
+import { groupIdPattern } from './group-kinds.ts';
 import { groupView, groupWithMembers, type RenderGroupView } from './get-render-group.ts';
 
 export interface ListRenderGroupsOptions {
@@ -12,14 +13,12 @@ export interface ListRenderGroupsOptions {
   cursor?: string;
 }
 
-const anyGroupId = /^(batch|carousel|pack)_[0-9a-f]{32}$/;
-
 /**
  * The account's batches, carousels and image packs, newest first, keyset-paged, each with its
  * members' states (the dashboard's list; the spec has no list route). Reads only.
  */
 export async function listRenderGroups(ctx: ServiceContext, { accountId, kind, limit, cursor }: ListRenderGroupsOptions): Promise<Page<RenderGroupView>> {
-  const after = cursor ? decodeCursor(cursor, anyGroupId) : undefined;
+  const after = cursor ? decodeCursor(cursor, groupIdPattern) : undefined;
   const where: Prisma.RenderGroupWhereInput = {
     accountId,
     ...(kind ? { kind } : {}),

@@ -5,6 +5,7 @@ import { taskPriority } from '../jobs/catalog.ts';
 import { addJob, addJobOf } from '../jobs/enqueue.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { newId } from '../shared/ids.ts';
+import { listeningWebhooks } from '../webhooks/listening-webhooks.ts';
 import { renderFinishedChannel } from './completion-waiter.ts';
 
 export interface Artifact {
@@ -79,7 +80,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now }:
     SELECT job.account_id, job.kind::text AS kind, job.created_at, job.started_at,
            (SELECT COALESCE(sum(amount), 0)::int FROM ${Prisma.raw(outcome.status === 'succeeded' ? 'settled' : 'released')}) AS credits,
            pg_notify(${renderFinishedChannel}, job.id) IS NOT NULL AS notified,
-           CASE WHEN EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = job.account_id AND w.status = 'enabled' AND ${type} = ANY (w.events))
+           CASE WHEN EXISTS (${listeningWebhooks(Prisma.sql`job.account_id`, type)})
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
                 THEN (SELECT 1 FROM ${drain}) END AS drained

@@ -1,4 +1,4 @@
-import { idPattern } from '@svc/contracts';
+import { idPattern, renderIdPrefixes } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
@@ -12,7 +12,7 @@ export interface GetRenderOptions {
 
 /** Finds an owned job; malformed, foreign and missing ids are the same 404. */
 export async function findOwnedRender(ctx: ServiceContext, { accountId, kind, jobId }: GetRenderOptions): Promise<RenderJobRecord> {
-  if (!idPattern(kind === 'pdf' ? 'pdf_' : 'image_').test(jobId)) throw notFound();
+  if (!idPattern(renderIdPrefixes[kind]).test(jobId)) throw notFound();
   const job = await ctx.db.renderJob.findFirst({ where: { id: jobId, accountId, kind } });
   if (!job) throw notFound();
   return job;

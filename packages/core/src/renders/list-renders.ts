@@ -1,4 +1,4 @@
-import { idPattern } from '@svc/contracts';
+import { idPattern, renderIdPattern, renderIdPrefixes } from '@svc/contracts';
 import type { JobStatus, Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
@@ -18,8 +18,6 @@ export interface ListRendersOptions {
   cursor?: string;
 }
 
-const anyRenderId = /^(pdf|image)_[0-9a-f]{32}$/;
-
 /** File types a history search can name: the media type and its usual names. */
 const typeWords: Record<string, string[]> = {
   'application/pdf': ['pdf', 'application/pdf'],
@@ -35,7 +33,7 @@ const typeWords: Record<string, string[]> = {
  */
 export async function listRenders(ctx: ServiceContext, options: ListRendersOptions): Promise<Page<RenderJobRecord>> {
   const { accountId, kind, q, matchIdAndFilename, status, limit, cursor } = options;
-  const after = cursor ? decodeCursor(cursor, kind ? idPattern(kind === 'pdf' ? 'pdf_' : 'image_') : anyRenderId) : undefined;
+  const after = cursor ? decodeCursor(cursor, kind ? idPattern(renderIdPrefixes[kind]) : renderIdPattern) : undefined;
   const search = q?.trim();
   const matchingTypes = search
     ? Object.entries(typeWords)

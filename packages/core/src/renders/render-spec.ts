@@ -3,7 +3,7 @@ import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/
 import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } from '@svc/rules';
 import { type BrandValues, checkBrandData } from '../brand-kits/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
-import { evaluateSource } from '../templates/evaluate-source.ts';
+import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
 import type { EvaluationAccount } from '../templates/evaluation-budget.ts';
 import type { ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 import { savedRenderInput } from '../templates/saved-render-input.ts';
@@ -93,7 +93,12 @@ export async function buildRenderSpec(
     const source = request.html ?? '';
     const data = request.data ?? {};
     checkBrandData(data, brand);
-    html = isTemplateHtml(request) ? await evaluateSource(source, data, 'html', brand, account) : source;
+    if (isTemplateHtml(request)) {
+      await checkDataLimits(data);
+      html = await evaluateSource(source, data, 'html', brand, account);
+    } else {
+      html = source;
+    }
   }
   const options = effectiveOptions(kind, effective);
   if (options.kind === 'pdf' && options.pages) await checkPages(html, options.pages);

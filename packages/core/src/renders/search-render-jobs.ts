@@ -1,3 +1,4 @@
+import { renderIdPattern } from '@svc/contracts';
 import type { JobStatus, Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
@@ -20,7 +21,7 @@ export interface SearchRenderJobsOptions {
 /** Render jobs of every account, newest first, keyset-paged, for operators (jobs removed from history included). */
 export async function searchRenderJobs(ctx: ServiceContext, options: SearchRenderJobsOptions): Promise<Page<RenderJobRecord>> {
   const { accountId, status, errorCategory, kind, createdFrom, createdBefore, limit, cursor } = options;
-  const after = cursor ? decodeCursor(cursor, /^(pdf|image)_[0-9a-f]{32}$/) : undefined;
+  const after = cursor ? decodeCursor(cursor, renderIdPattern) : undefined;
   const where: Prisma.RenderJobWhereInput = {
     ...(accountId ? { accountId } : {}),
     ...(status ? { status } : {}),

@@ -1,4 +1,5 @@
 // What chat use-cases hand back, and how a chat message of the account is found.
+import { idPattern, templateMessageIdPrefix } from '@svc/contracts';
 import type { TemplateBuild, TemplateMessage } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
@@ -16,7 +17,7 @@ export interface ChatMessageOptions {
   messageId: string;
 }
 
-const messageIdPattern = /^msg_[0-9a-f]{32}$/;
+const messageIdPattern = idPattern(templateMessageIdPrefix);
 
 /** A message of the template's chat; anything foreign, missing or malformed answers 404 not_found. */
 export async function findChatMessage(ctx: ServiceContext, options: ChatMessageOptions): Promise<{ chat: TemplateBuild; message: TemplateMessage }> {

@@ -1,3 +1,4 @@
+import { idPattern, templateMessageIdPrefix } from '@svc/contracts';
 import type { TemplateMessage } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
@@ -18,7 +19,7 @@ export interface MessageProgress {
 
 /** Where one message of the account (a build's or a chat's) stands; anything foreign, missing or malformed answers 404 not_found. */
 export async function getMessageProgress(ctx: ServiceContext, { accountId, messageId }: GetMessageProgressOptions): Promise<MessageProgress> {
-  if (!/^msg_[0-9a-f]{32}$/.test(messageId)) throw notFound();
+  if (!idPattern(templateMessageIdPrefix).test(messageId)) throw notFound();
   const message = await ctx.db.templateMessage.findFirst({ where: { id: messageId, accountId } });
   if (!message) throw notFound();
   const end = message.finishedAt ?? ctx.clock();

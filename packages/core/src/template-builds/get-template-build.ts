@@ -1,3 +1,4 @@
+import { idPattern, templateBuildIdPrefix } from '@svc/contracts';
 import type { TemplateBuild, TemplateMessage } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -17,7 +18,7 @@ export const buildNotFound = () => new DomainError('template_build_not_found');
 
 /** A build of the account; foreign, missing and malformed ids answer the same 404 template_build_not_found. */
 export async function findOwnedBuild(ctx: ServiceContext, { accountId, buildId }: GetTemplateBuildOptions): Promise<TemplateBuild> {
-  if (!/^build_[0-9a-f]{32}$/.test(buildId)) throw buildNotFound();
+  if (!idPattern(templateBuildIdPrefix).test(buildId)) throw buildNotFound();
   const build = await ctx.db.templateBuild.findFirst({ where: { id: buildId, accountId, templateId: null } });
   if (!build) throw buildNotFound();
   return build;

@@ -1,7 +1,7 @@
 // Canvas templates (input_mode blank) declare their canvas in the source:
 // <meta name="svc-canvas" content="WIDTHxHEIGHT"> (320..7680 by 200..4320); pages are elements
 // with data-svc-page="ID". <meta name="svc-brand-kit" content="kit_..."> names a default brand kit.
-import { canvasHeight, canvasWidth } from '@svc/contracts';
+import { brandKitIdPrefix, canvasHeight, canvasWidth, idPattern } from '@svc/contracts';
 
 export interface Canvas {
   width: number;
@@ -40,5 +40,5 @@ export function readCanvas(source: string): CanvasDeclaration {
 /** The default brand kit a source names; renders and previews check it is owned and active (brand-values.ts). */
 export function defaultBrandKitId(source: string): string | null {
   const content = metaContent(source, 'svc-brand-kit');
-  return content && /^kit_[0-9a-f]{32}$/.test(content) ? content : null;
+  return content && idPattern(brandKitIdPrefix).test(content) ? content : null;
 }

@@ -13,8 +13,9 @@ import { type EvaluationAccount, type EvaluationTenancy, meteredEvaluation } fro
 const brandLimits = { dataBytes: maxTemplateDataBytes + 64 * 1024, dataCollection: defaultTemplateLimits.dataCollection + 1 };
 
 /**
- * Evaluates a template source with data in the sandbox. Data-limit errors point into the data
- * (the contract's error rules: "data" followed by a JSON Pointer); the others at `sourceField` with line and column.
+ * Evaluates a template source with data in the sandbox. The data has passed checkDataLimits:
+ * callers check it once, before a schema walks it. Errors point at `sourceField` with line and
+ * column (the sandbox's own data-limit errors into the data, as checkDataLimits does).
  * With a brand kit selected, templates also read `brand` (the contract's brand values), added after the customer's
  * data passed its limits (callers check data.brand and the schema first). Customer work names
  * its `account`: the evaluation is then within the account's budget (evaluation-budget.ts) and
@@ -30,7 +31,6 @@ export async function evaluateSource(
   metering?: EvaluationAccount | EvaluationTenancy,
 ): Promise<string> {
   try {
-    checkTemplateData(data);
     const input = brand ? { source, data: { ...data, brand: templateBrand(brand) }, limits: brandLimits } : { source, data };
     if (!metering) return await timed(() => evaluateTemplate(input));
     if ('tenant' in metering) return await timed(() => evaluateTemplate({ ...input, ...metering }));
@@ -38,7 +38,7 @@ export async function evaluateSource(
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     metrics.templateEvaluationRefusals.inc({ reason: error.code });
-    const field = error.code.startsWith('template_data_') ? `data${error.pointer ?? ''}` : sourceField;
+    const field = error.code.startsWith('template_data_') ? dataField(error) : sourceField;
     const detail: FieldDetail = {
       field,
       reason: error.reason,
@@ -63,12 +63,20 @@ async function timed(evaluate: () => Promise<{ html: string }>): Promise<string>
   }
 }
 
-/** The data limits alone (depth, collection size, bytes), checked before a schema walks the data. */
+/**
+ * The data limits (depth, collection size, bytes) of template data, checked once before a
+ * schema walks it or a template reads it. A refusal points into the data ("data" and a JSON
+ * Pointer) and is counted like the sandbox's own refusals.
+ */
 export async function checkDataLimits(data: Record<string, unknown>): Promise<void> {
   try {
     checkTemplateData(data);
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
-    throw new DomainError(error.code, { details: [{ field: `data${error.pointer ?? ''}`, reason: error.reason }] });
+    metrics.templateEvaluationRefusals.inc({ reason: error.code });
+    throw new DomainError(error.code, { details: [{ field: dataField(error), reason: error.reason }] });
   }
 }
+
+/** A data-limit refusal's field: "data" followed by a JSON Pointer (the contract's error rules). */
+const dataField = (error: TemplateError) => `data${error.pointer ?? ''}`;

@@ -19,9 +19,9 @@ const invalid = (field: string) => new DomainError('invalid_request', { details:
 /**
  * The html of a saved-template render: the customer's data is checked against the data limits
  * and validated against the version's schema (before any override or evaluation), the selected
- * size's data_overrides are merged over it, and the size's source (or the version's) is
- * evaluated, with the selected brand kit's values as `brand`. Source errors point at template_id
- * with line and column.
+ * size's data_overrides are merged over it (dataForSize), and the size's source (or the
+ * version's) is evaluated, with the selected brand kit's values as `brand`. Source errors point
+ * at template_id with line and column.
  */
 export async function savedRenderInput(
   resolved: ResolvedTemplateVersion,
@@ -36,8 +36,20 @@ export async function savedRenderInput(
   await checkDataLimits(data);
   validateData(validator, data);
   // a size's own data_overrides are the template author's: the kit's brand values replace any brand in them
-  const html = await evaluateSource(source, overrides ? mergeData(data, overrides) : data, 'template_id', brand, account);
+  const html = await evaluateSource(source, await dataForSize(data, overrides), 'template_id', brand, account);
   return { html, request: sized, sizeId };
+}
+
+/**
+ * What a saved size evaluates: its data_overrides merged over the customer's data (already
+ * within the data limits), or that data itself. Overrides can grow the data past the limits,
+ * so the merged data is held to them too.
+ */
+export async function dataForSize(data: Record<string, unknown>, overrides: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+  if (!overrides) return data;
+  const merged = mergeData(data, overrides);
+  await checkDataLimits(merged);
+  return merged;
 }
 
 /**
@@ -68,7 +80,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Overrides merged over data: objects merge key by key, anything else (arrays included) replaces. */
-export function mergeData(data: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
+function mergeData(data: Record<string, unknown>, overrides: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...data };
   for (const [key, value] of Object.entries(overrides)) {
     const current = merged[key];

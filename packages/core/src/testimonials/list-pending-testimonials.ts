@@ -1,18 +1,16 @@
 import type { ServiceContext } from '../shared/context.ts';
 import { decodeCursor, encodeCursor } from '../shared/cursor.ts';
 import { type Page, pageOf } from '../shared/records.ts';
-import type { TestimonialRecord } from './list-testimonials.ts';
+import { type TestimonialRecord, testimonialIdPattern } from './list-testimonials.ts';
 
 export interface ListPendingTestimonialsOptions {
   limit: number;
   cursor?: string;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** Testimonials no operator has marked reviewed yet, newest first, keyset-paged. */
 export async function listPendingTestimonials(ctx: ServiceContext, { limit, cursor }: ListPendingTestimonialsOptions): Promise<Page<TestimonialRecord>> {
-  const after = cursor ? decodeCursor(cursor, uuidPattern) : undefined;
+  const after = cursor ? decodeCursor(cursor, testimonialIdPattern) : undefined;
   const rows = await ctx.db.testimonial.findMany({
     where: {
       reviewedAt: null,

@@ -1,5 +1,8 @@
 import type { ServiceContext } from '../shared/context.ts';
 
+/** A testimonial's id: a lowercase UUID, as Postgres writes it. */
+export const testimonialIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 export interface TestimonialRecord {
   id: string;
   name: string;

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
-import type { TestimonialRecord } from './list-testimonials.ts';
+import { type TestimonialRecord, testimonialIdPattern } from './list-testimonials.ts';
 
 export interface MarkTestimonialReviewedOptions {
   testimonialId: string;
@@ -10,7 +10,7 @@ export interface MarkTestimonialReviewedOptions {
 
 /** Takes a testimonial off the pending list; repeating keeps the first review's time and reviewer. */
 export async function markTestimonialReviewed(ctx: ServiceContext, { testimonialId, reviewedBy }: MarkTestimonialReviewedOptions): Promise<TestimonialRecord> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(testimonialId)) throw notFound();
+  if (!testimonialIdPattern.test(testimonialId)) throw notFound();
   await ctx.db.testimonial.updateMany({ where: { id: testimonialId, reviewedAt: null }, data: { reviewedAt: ctx.clock(), reviewedBy } });
   const testimonial = await ctx.db.testimonial.findUnique({
     where: { id: testimonialId },

@@ -4,6 +4,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
 import { deliveryJobKey } from './delivery-rules.ts';
 import { eventBody } from './event-body.ts';
+import { listeningWebhooks } from './listening-webhooks.ts';
 
 export interface FanOutRenderEventOptions {
   jobId: string;
@@ -21,10 +22,7 @@ export async function fanOutRenderEvent(ctx: ServiceContext, { jobId }: FanOutRe
     for (const event of events) {
       const type = event.type as WebhookEventType;
       if (!webhookEventTypes.includes(type)) continue;
-      const webhooks = await tx.webhook.findMany({
-        where: { accountId: event.accountId, status: 'enabled', events: { has: type } },
-        select: { id: true },
-      });
+      const webhooks = await tx.$queryRaw<{ id: string }[]>(listeningWebhooks(event.accountId, type));
       if (webhooks.length === 0) continue;
       const body = eventBody(ctx.config, { id: event.id, type, createdAt: event.createdAt }, event.job);
       const now = ctx.clock();

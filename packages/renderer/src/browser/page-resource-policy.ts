@@ -1,11 +1,12 @@
 // The single rule for what untrusted HTML may load. Everything not listed here is a blocked
 // request, whatever the scheme, host spelling or resource type.
+import { assetIdPrefix, idPattern, idSource } from '@svc/rules';
 
 /** Internal https alias for asset references; see rewriteAssetReferences for why it exists. */
 const ASSET_ALIAS_ORIGIN = 'https://asset.svc.invalid';
 
-const ASSET_ID = /^asset_[0-9a-f]{32}$/;
-const ASSET_REFERENCE = /asset:\/\/(asset_[0-9a-f]{32})(?![0-9a-zA-Z_])/g;
+const ASSET_ID = idPattern(assetIdPrefix);
+const ASSET_REFERENCE = new RegExp(`asset://(${idSource(assetIdPrefix)})(?![0-9a-zA-Z_])`, 'g');
 
 export type UrlVerdict =
   | { kind: 'inline' } // data:, blob:, about:blank, about:srcdoc: never touches the network

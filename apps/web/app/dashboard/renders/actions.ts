@@ -1,13 +1,14 @@
 'use server';
 // The Renders pages' writes: delete a render, retry a group, cancel a batch, each through its core use-case.
-import { cancelBatch, deleteRender, notFound, retryRenderGroup } from '@svc/core';
+import { renderIdPattern } from '@svc/contracts';
+import { cancelBatch, deleteRender, groupIdPattern, notFound, retryRenderGroup } from '@svc/core';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { sessionAction } from '../../../src/dashboard/actions.ts';
 import { groupKindOf, groupsPath, renderKindOf, rendersPath } from './ids.ts';
 
-const RenderId = z.string().regex(/^(pdf|image)_[0-9a-f]{32}$/, 'Not a render id');
-const GroupId = z.string().regex(/^(batch|carousel|pack)_[0-9a-f]{32}$/, 'Not a batch, carousel or image pack id');
+const RenderId = z.string().regex(renderIdPattern, 'Not a render id');
+const GroupId = z.string().regex(groupIdPattern, 'Not a batch, carousel or image pack id');
 
 export const removeRender = sessionAction(z.object({ render_id: RenderId }), async ({ render_id }, { ctx, accountId }) => {
   const kind = renderKindOf(render_id);
