@@ -6,6 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RenderError, type RenderOutput } from '@svc/contracts';
 import {
   claimNextRender,
   createRender,
@@ -14,7 +15,6 @@ import {
   queueRender,
   recoverStaleRenders,
   type RenderEngine,
-  type RenderOutput,
   runRenderJob,
   type ServiceContext,
 } from '@svc/core';
@@ -36,17 +36,6 @@ function advance(ms: number): void {
 }
 
 const tinyPdf: RenderOutput = { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), mediaType: 'application/pdf', pageCount: 1 };
-
-/** A render failure of the job's own, as the renderer reports it (see isRenderFailure). */
-class RenderError extends Error {
-  override name = 'RenderError';
-  constructor(
-    readonly category: string,
-    readonly code: string,
-  ) {
-    super(`${category}: ${code}`);
-  }
-}
 
 /** An engine that answers from `render`, counting the calls it gets. */
 function engine(render: () => Promise<RenderOutput>): RenderEngine & { calls: number } {
