@@ -29,6 +29,7 @@ export * from './openapi.ts';
 export * from './operation.ts';
 export * from './public.ts';
 export * from './registry.ts';
+export * from './render-engine.ts';
 export * from './render-operations.ts';
 export * from './renders.ts';
 export * from './routes.ts';

@@ -298,6 +298,8 @@ export type ImageRequest = Partial<z.output<typeof ImageRawRequest> & z.output<t
 export const jobStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 export const creditStates = ['reserved', 'settled', 'released', 'none'] as const;
 export const jobErrorCategories = ['invalid_input', 'unsafe_asset', 'resource_limit', 'timeout', 'renderer_failure', 'internal_failure'] as const;
+/** Why a job failed, broadly (the public taxonomy of job errors); its code says exactly. */
+export type JobErrorCategory = (typeof jobErrorCategories)[number];
 /** Every media type a render's file can have: what GET /v1/downloads/{token} answers with. */
 export const artifactMediaTypes = ['application/pdf', 'image/png', 'image/jpeg', 'image/webp'] as const;
 export const artifactRemovedReasons = ['expired', 'deleted'] as const;

@@ -6,10 +6,10 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RenderError, type RenderOutput } from '@svc/contracts';
 import { claimNextRender, createRender, handBackRender, recoverStaleRenders, type RenderEngine, type ServiceContext } from '@svc/core';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { queueRender } from '../src/renders/render-queue.ts';
-import type { RenderOutput } from '../src/ports/render-engine.ts';
 import { runRenderJob } from '../src/renders/run-render-job.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
@@ -29,17 +29,6 @@ function advance(ms: number): void {
 }
 
 const tinyPdf: RenderOutput = { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), mediaType: 'application/pdf', pageCount: 1 };
-
-/** A render failure of the job's own, as the renderer reports it (see isRenderFailure). */
-class RenderError extends Error {
-  override name = 'RenderError';
-  constructor(
-    readonly category: string,
-    readonly code: string,
-  ) {
-    super(`${category}: ${code}`);
-  }
-}
 
 /** An engine that answers from `render`, counting the calls it gets. */
 function engine(render: () => Promise<RenderOutput>): RenderEngine & { calls: number } {

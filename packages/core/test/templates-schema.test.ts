@@ -44,6 +44,18 @@ describe('schema drafts', () => {
   });
 });
 
+describe('schemas compiled one after another', () => {
+  it('compile each schema on its own: the same $id in different schemas, and after one that claims a meta-schema id', () => {
+    for (let index = 0; index < 5; index += 1) {
+      const validator = compileDataSchema({ $id: 'https://example.com/invoice', type: 'object', properties: { n: { const: index } } });
+      expect(validator?.({ n: index })).toBe(true);
+      expect(validator?.({ n: index + 1 })).toBe(false);
+    }
+    expect(codeOf(() => compileDataSchema({ $id: 'https://json-schema.org/draft/2020-12/schema', type: 'string' }))).toBe('template_schema_invalid');
+    expect(compileDataSchema({ type: 'object', required: ['title'] })?.({ title: 'x' })).toBe(true);
+  });
+});
+
 describe('schema size and complexity', () => {
   it('refuses schemas over 131,072 bytes', () => {
     expect(codeOf(() => compileDataSchema({ description: 'x'.repeat(131_072) }))).toBe('template_schema_too_large');

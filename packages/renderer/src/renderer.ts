@@ -1,16 +1,26 @@
 // The renderer's public face: validate cheaply, borrow a sandboxed page from the pool, capture,
 // post-process. One instance per process.
 import { availableParallelism, totalmem } from 'node:os';
+import type {
+  AdaptCanvasInput,
+  CanvasLayout,
+  LayoutFacts,
+  MeasureLayoutInput,
+  RenderEngine,
+  RenderImageInput,
+  RenderOutput,
+  RenderPdfInput,
+} from '@svc/contracts';
 import { inSandbox, prepareSandbox, resetSandbox } from './browser/sandbox.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { BrowserPool } from './browser/browser-pool.ts';
-import { adaptCanvas, type CanvasLayout } from './canvas/adapt-canvas.ts';
-import { type LayoutFacts, measureLayout } from './canvas/measure-layout.ts';
+import { adaptCanvas } from './canvas/adapt-canvas.ts';
+import { measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
-import type { AdaptCanvasInput, MeasureLayoutInput, RenderImageInput, RenderOutput, RenderPdfInput, RendererLogger, RendererOptions, RendererStatus } from './types.ts';
+import type { RendererLogger, RendererOptions, RendererStatus } from './types.ts';
 
 const silent: RendererLogger = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -30,7 +40,8 @@ export function defaultWarmSandboxes(memoryBytes = totalmem()): number {
   return Math.min(64, Math.max(2, Math.floor((memoryBytes * 0.1) / (64 * 1024 * 1024))));
 }
 
-export class Renderer {
+/** The render engine of the worker: a supervised Chromium pool. */
+export class Renderer implements RenderEngine {
   readonly #pool: BrowserPool;
   readonly #renderTimeoutMs: number;
 
@@ -71,7 +82,7 @@ export class Renderer {
         assets: input.assets,
         timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
         bulk: input.bulk,
-        viewport: { width: input.viewport.width, height: input.viewport.height, deviceScaleFactor: input.viewport.device_scale_factor },
+        viewport: input.viewport,
       },
       (page, session) => capturePdf(page, session, input.pdf, geometry, input.pages),
     );
@@ -91,7 +102,7 @@ export class Renderer {
         assets: input.assets,
         timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
         bulk: input.bulk,
-        viewport: { width: input.image.width, height: input.image.height, deviceScaleFactor: 1 },
+        viewport: { width: input.image.width, height: input.image.height, device_scale_factor: 1 },
       },
       (page) => captureImage(page, input.image, input.pages),
     );
@@ -112,7 +123,7 @@ export class Renderer {
         javascript: input.javascript ?? 'disabled',
         assets: input.assets,
         timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
-        viewport: { width: input.canvas.width, height: input.canvas.height, deviceScaleFactor: 1 },
+        viewport: { width: input.canvas.width, height: input.canvas.height, device_scale_factor: 1 },
       },
       (page) => adaptCanvas(page, input.canvas, input.targets),
     );
@@ -131,7 +142,7 @@ export class Renderer {
         javascript: 'disabled',
         assets: input.assets,
         timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
-        viewport: { width: input.viewport.width, height: input.viewport.height, deviceScaleFactor: 1 },
+        viewport: { width: input.viewport.width, height: input.viewport.height, device_scale_factor: 1 },
       },
       (page) => measureLayout(page),
     );

@@ -2,7 +2,8 @@
 // network blocked and script off, leaving the sandbox as the next render of that account expects.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Renderer, RenderError } from '../src/index.ts';
+import { RenderError } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 
 let renderer: Renderer;
 

@@ -5,8 +5,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { RenderError, type RenderPdfInput } from '@svc/contracts';
 import { PROFILE_PREFIX, sweepStaleProfiles } from '../src/browser/stale-profiles.ts';
-import { Renderer, RenderError, type RenderPdfInput } from '../src/index.ts';
+import { Renderer } from '../src/index.ts';
 import { browserProcesses, cpuTicks } from './support/processes.ts';
 
 /** The process that used the most CPU over a short window. */

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { Renderer, RenderError } from '../src/index.ts';
+import { RenderError } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 import { processTree } from './support/processes.ts';
 
 const SECRETS = {

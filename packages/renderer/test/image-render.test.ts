@@ -2,7 +2,8 @@
 // region; all read back with sharp.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Renderer, RenderError, type ImageOptions } from '../src/index.ts';
+import { RenderError, type EffectiveImageOptions } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 
 let renderer: Renderer;
 
@@ -18,7 +19,7 @@ const PICTURE = `<body style="margin:0">
   <div style="height:50vh;background:linear-gradient(90deg,#08f,#f80)"></div>
   <h1 style="font:48px sans-serif">Image render</h1></body>`;
 
-const render = (image: ImageOptions, html = PICTURE, pages?: string[]) => renderer.renderImage({ html, image, javascript: 'disabled', pages });
+const render = (image: EffectiveImageOptions, html = PICTURE, pages?: string[]) => renderer.renderImage({ html, image, javascript: 'disabled', pages });
 
 async function rgbaAt(bytes: Buffer, x: number, y: number): Promise<number[]> {
   const { data, info } = await sharp(bytes).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -27,7 +28,7 @@ async function rgbaAt(bytes: Buffer, x: number, y: number): Promise<number[]> {
 }
 
 describe('exact size and real format', () => {
-  const cases: [ImageOptions['format'], number, number][] = [
+  const cases: [EffectiveImageOptions['format'], number, number][] = [
     ['png', 320, 200],
     ['jpeg', 1280, 720],
     ['webp', 1920, 1080],

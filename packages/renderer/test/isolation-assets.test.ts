@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { Renderer, RenderError, type AssetResolver } from '../src/index.ts';
+import { RenderError, type AssetResolver } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 
 let renderer: Renderer;
 let redPng: Buffer;

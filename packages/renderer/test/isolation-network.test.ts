@@ -5,7 +5,8 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer as createHttpServer, get as httpGet, type Server } from 'node:http';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Renderer, RenderError, type RenderPdfInput } from '../src/index.ts';
+import { RenderError, type RenderPdfInput } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 
 interface Canary {
   /** HTTP port, on 127.0.0.1 and ::1, and UDP port on 127.0.0.1 */

@@ -2,7 +2,8 @@
 // (finding them in HTML text is @svc/templating's canvas-pages test).
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Renderer, RenderError } from '../src/index.ts';
+import { RenderError } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 
 describe('printing chosen pages', () => {
   let renderer: Renderer;

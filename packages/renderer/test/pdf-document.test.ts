@@ -5,7 +5,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { Renderer, RenderError, type PdfOptions, type Viewport } from '../src/index.ts';
+import { RenderError, type PdfOptions, type EffectiveViewport } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 
 let renderer: Renderer;
 
@@ -17,7 +18,7 @@ afterAll(async () => {
   await renderer?.close();
 });
 
-const defaultViewport: Viewport = { width: 1280, height: 720, device_scale_factor: 1 };
+const defaultViewport: EffectiveViewport = { width: 1280, height: 720, device_scale_factor: 1 };
 
 const render = (pdf: PdfOptions, html = '<p>Secret numbers</p>', viewport = defaultViewport, javascript: 'enabled' | 'disabled' = 'disabled') =>
   renderer.renderPdf({ html, pdf, viewport, javascript });

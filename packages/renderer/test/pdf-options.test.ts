@@ -3,7 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Renderer, RenderError, type PdfOptions } from '../src/index.ts';
+import { RenderError, type PdfOptions } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 
 let renderer: Renderer;
 

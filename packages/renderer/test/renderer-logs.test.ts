@@ -2,7 +2,8 @@
 // its restarts and crash, timeouts and sandbox trips, each with a code or category an operator
 // can act on, and never anything of the customer's document.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Renderer, RenderError, type RendererLogger, type RenderPdfInput } from '../src/index.ts';
+import { RenderError, type RenderPdfInput } from '@svc/contracts';
+import { Renderer, type RendererLogger } from '../src/index.ts';
 
 interface Line {
   level: 'info' | 'warn' | 'error';

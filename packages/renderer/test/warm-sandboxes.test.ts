@@ -5,7 +5,8 @@
 // each job busy-loops briefly, and the process that burned the time is the job's.
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Renderer, RenderError, type RenderPdfInput } from '../src/index.ts';
+import { RenderError, type RenderPdfInput } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
 import { browserProcesses, cpuTicks } from './support/processes.ts';
 
 let renderer: Renderer;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { AssetResolver } from '../ports/render-engine.ts';
+import type { AssetResolver } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 
 /**

@@ -1,3 +1,4 @@
+import type { RenderOptions } from '@svc/contracts';
 import type { Tx } from '@svc/db';
 import { reserveCredits } from '../credits/reserve-credits.ts';
 import { queueRender } from '../renders/render-queue.ts';
@@ -5,7 +6,6 @@ import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { defaultFilename, safeName } from '../renders/filename.ts';
 import { accountConcurrency, keyConcurrency } from '../renders/admit-render-job.ts';
-import type { RenderOptions } from '../renders/render-spec.ts';
 import { stopKeyMembers } from './stop-key-members.ts';
 
 export interface AdmitPendingMembersOptions {

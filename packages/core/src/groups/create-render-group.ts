@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RenderOptions } from '@svc/contracts';
 import type { DbOrTx, GroupKind } from '@svc/db';
 import { canonicalJson } from '@svc/templating';
 import { keyIdOf, type Principal, principalSubject } from '../auth/principal.ts';
@@ -6,7 +7,6 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { takeRenderCreationToken } from '../renders/admit-render-job.ts';
-import type { RenderOptions } from '../renders/render-spec.ts';
 import { confirmTemplateVersion, type ResolvedTemplateVersion, resolveTemplateVersion } from '../templates/resolve-template-version.ts';
 import { admitPendingMembers } from './admit-members.ts';
 import { groupKinds } from './group-kinds.ts';

@@ -1,11 +1,11 @@
 // What group members render: effective render options and evaluated html, with problems
 // pointed at the member they belong to (rows.N for batch rows).
-import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
+import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/contracts';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { effectiveOptions, type RenderOptions } from '../renders/render-spec.ts';
+import { effectiveOptions } from '../renders/render-spec.ts';
 import type { Canvas } from '../templates/canvas.ts';
 import { compileDataSchema, validateData } from '../templates/data-schema.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';

@@ -1,3 +1,4 @@
+import type { JobErrorCategory } from '@svc/contracts';
 import { type DbOrTx, Prisma } from '@svc/db';
 import { release, settlement } from '../credits/finish-reservation.ts';
 import { taskPriority } from '../jobs/catalog.ts';
@@ -17,7 +18,7 @@ export interface Artifact {
   expiresAt: Date;
 }
 
-export type Outcome = { status: 'succeeded'; artifact: Artifact } | { status: 'failed'; category: string; code: string } | { status: 'cancelled' };
+export type Outcome = { status: 'succeeded'; artifact: Artifact } | { status: 'failed'; category: JobErrorCategory; code: string } | { status: 'cancelled' };
 
 const eventType = { succeeded: 'render.succeeded', failed: 'render.failed', cancelled: 'render.cancelled' } as const;
 

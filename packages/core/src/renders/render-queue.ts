@@ -2,9 +2,9 @@
 // queue entry in the statement that records the job, and the NOTIFY that wakes workers goes out
 // when that commits; a worker claims with one statement that takes the oldest entry no other
 // worker is taking (FOR UPDATE SKIP LOCKED) and moves its job to running under a lease.
+import type { RenderOptions } from '@svc/contracts';
 import { type DbOrTx, Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
-import type { RenderOptions } from './render-spec.ts';
 
 /** The channel workers listen on; the payload names the slots the job is for: 'single' or 'bulk'. */
 export const renderQueuedChannel = 'render_queued';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FieldDetail, ImageRequest, PdfRequest } from '@svc/contracts';
+import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/contracts';
 import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } from '@svc/rules';
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -11,25 +11,9 @@ import { canonicalJson, findCanvasPages } from '@svc/templating';
 
 export type RenderKind = 'pdf' | 'image';
 
-/** Everything the renderer needs besides the html; stored with the job. */
-export type RenderOptions =
-  | {
-      kind: 'pdf';
-      pdf: NonNullable<PdfRequest['pdf']>;
-      viewport: { width: number; height: number; device_scale_factor: number };
-      javascript: 'disabled' | 'enabled';
-      pages?: string[];
-    }
-  | {
-      kind: 'image';
-      image: { format: 'png' | 'jpeg' | 'webp'; width: number; height: number; quality?: number; transparent: boolean };
-      javascript: 'disabled' | 'enabled';
-      /** one canvas page to capture (carousel members) */
-      pages?: string[];
-    };
-
 export interface RenderSpec {
   html: string;
+  /** Stored with the job as it is, and read so by the renderer (RenderOptions of @svc/contracts). */
   options: RenderOptions;
   /** Hash of the logical request: source, key-sorted data and effective options (the contract's idempotency rule). */
   fingerprint: string;

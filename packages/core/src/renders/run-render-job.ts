@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { isRenderError, type RenderOutput } from '@svc/contracts';
 import { capturedAssetResolver } from '../assets/captured-asset-resolver.ts';
-import { isRenderFailure, type RenderOutput } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { extensionOf } from './filename.ts';
 import { finishRender } from './finish-render.ts';
@@ -45,7 +45,7 @@ export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Pr
   try {
     output = await render(ctx, { ...job, html: job.html });
   } catch (error) {
-    if (!isRenderFailure(error)) throw error;
+    if (!isRenderError(error)) throw error;
     // the message is the renderer's own fixed text about the failure (a sandbox trip names its
     // category, never the URL), so it is logged; the customer sees only category and code
     ctx.logger.warn('render job failed', { jobId, category: error.category, code: error.code, error: error.message });
@@ -71,13 +71,9 @@ export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Pr
   if (!finished) await ctx.storage.remove(storageKey);
 }
 
+/** The job's stored options go to the engine as they are. */
 function render(ctx: ServiceContext, job: ClaimedJob & { html: string }): Promise<RenderOutput> {
-  const { accountId: account, html, options, bulk } = job;
-  const engine = ctx.renderEngine;
-  const timeoutMs = ctx.config.renderTimeoutMs;
-  const assets = capturedAssetResolver(ctx, job.id);
-  if (options.kind === 'pdf') {
-    return engine.renderPdf({ account, html, pdf: options.pdf, viewport: options.viewport, javascript: options.javascript, pages: options.pages, assets, timeoutMs, bulk });
-  }
-  return engine.renderImage({ account, html, image: options.image, javascript: options.javascript, pages: options.pages, assets, timeoutMs, bulk });
+  const { options } = job;
+  const work = { account: job.accountId, html: job.html, assets: capturedAssetResolver(ctx, job.id), timeoutMs: ctx.config.renderTimeoutMs, bulk: job.bulk };
+  return options.kind === 'pdf' ? ctx.renderEngine.renderPdf({ ...options, ...work }) : ctx.renderEngine.renderImage({ ...options, ...work });
 }

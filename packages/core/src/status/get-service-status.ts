@@ -1,4 +1,4 @@
-import type { jobErrorCategories } from '@svc/contracts';
+import type { JobErrorCategory } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { computePublicStats, type ServiceStatus } from './get-public-stats.ts';
 import { downtimeAfterMs } from './status-rules.ts';
@@ -7,7 +7,7 @@ import { downtimeAfterMs } from './status-rules.ts';
 export const operatorStatusWindowMs = 60 * 60_000;
 
 export interface FailureRate {
-  category: (typeof jobErrorCategories)[number];
+  category: JobErrorCategory;
   failed: number;
   /** failed / all jobs that finished (succeeded or failed) in the window; 0 when none finished. */
   rate: number;
@@ -43,7 +43,7 @@ export async function getServiceStatus(ctx: ServiceContext): Promise<OperatorSer
       SELECT count(*) FILTER (WHERE last_seen_at >= ${new Date(now.getTime() - downtimeAfterMs)})::int AS seen,
              coalesce(sum(greatest(browser_launches - 1, 0)), 0)::int AS restarts
         FROM worker_instances WHERE last_seen_at >= ${since}`,
-    // only a job's own failure (RenderFailure) writes error_category
+    // only a job's own failure (RenderError) writes error_category
     ctx.db.$queryRaw<{ category: FailureRate['category']; failed: number }[]>`
       SELECT error_category AS category, count(*)::int AS failed
         FROM render_jobs WHERE status = 'failed' AND finished_at >= ${since} AND error_category IS NOT NULL

@@ -2,10 +2,9 @@
 // answer becomes a draft. Every generation or review reply is one JSON object of the
 // TemplateBuildDraft shape, optionally inside a fenced json block; it is validated here
 // whether or not the provider enforced the schema.
-import { findUnsafeText, ImageProposal, type TemplateBuildDraft, type TemplateBuildInput, TemplateOutput } from '@svc/contracts';
+import { findUnsafeText, ImageProposal, type LayoutFacts, type TemplateBuildDraft, type TemplateBuildInput, TemplateOutput } from '@svc/contracts';
 import { z } from 'zod';
 import type { AiChatMessage, AiContentPart } from '../ports/ai-provider.ts';
-import type { LayoutFacts } from '../ports/render-engine.ts';
 
 export const draftJsonSchema = {
   name: 'template_draft',

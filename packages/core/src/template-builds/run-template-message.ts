@@ -2,7 +2,15 @@
 // preview render), review, final. Every write is fenced on this claim and a pending state,
 // so a cancelled message or one taken over by another worker is never finished twice, and
 // its credits are settled or released exactly once.
-import type { ImageProposal, TemplateBuildDraft, TemplateBuildInput, TemplateOutput, TemplateOutputIntent } from '@svc/contracts';
+import {
+  type ImageProposal,
+  isRenderError,
+  type LayoutFacts,
+  type TemplateBuildDraft,
+  type TemplateBuildInput,
+  type TemplateOutput,
+  type TemplateOutputIntent,
+} from '@svc/contracts';
 import type { Prisma, TemplateMessage } from '@svc/db';
 import { canonicalJson } from '@svc/templating';
 import { selectBrandValues, type BrandValues } from '../templates/brand-values.ts';
@@ -10,7 +18,6 @@ import { releaseCreditHold, settleCreditHold } from '../credits/reserve-credits.
 import { maxRetryWaitMs } from '../ai/openai-compatible-provider.ts';
 import { capturedAssetResolver } from '../assets/captured-asset-resolver.ts';
 import { type AiChatMessage, AiProviderError } from '../ports/ai-provider.ts';
-import { isRenderFailure, type LayoutFacts } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { type BrandBrief, draftJsonSchema, generationMessages, parseDraftReply, repairMessage, reviewMessages } from './draft-reply.ts';
@@ -203,7 +210,7 @@ class MessageRun {
     return engine
       .measureLayout({ account: this.message.accountId, html, viewport, assets: capturedAssetResolver(this.ctx, jobId), timeoutMs: this.ctx.config.renderTimeoutMs })
       .catch((error: unknown) => {
-        if (isRenderFailure(error)) return null;
+        if (isRenderError(error)) return null;
         throw error;
       });
   }

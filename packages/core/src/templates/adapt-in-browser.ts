@@ -1,5 +1,5 @@
+import { type CanvasLayout, isRenderError } from '@svc/contracts';
 import { accountAssetResolver } from '../assets/captured-asset-resolver.ts';
-import { type CanvasLayout, isRenderFailure } from '../ports/render-engine.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { Canvas } from './canvas.ts';
 
@@ -34,7 +34,7 @@ export async function adaptInBrowser(ctx: ServiceContext, options: AdaptInBrowse
     });
     return { layouts };
   } catch (error) {
-    if (!isRenderFailure(error)) throw error;
+    if (!isRenderError(error)) throw error;
     if (error.category === 'timeout') return { error: 'resize_timeout' };
     ctx.logger.warn('adapt layout failed', { category: error.category, code: error.code, error: error.message });
     if (error.category === 'unsafe_asset' || error.category === 'invalid_input') return { error: 'resize_source_unsupported' };

@@ -3,10 +3,10 @@
 // each source element so the browser's answers map back to it, and splices those answers into
 // the source text: only the style attributes, the canvas-sized lengths of <style> blocks and the
 // svc-canvas meta change, every other byte (template syntax included) stays as written.
+import type { CanvasLayout } from '@svc/contracts';
 import { canvasLayoutMarker } from '@svc/rules';
 import { type HTMLElement, parse } from 'node-html-parser';
 import { DomainError } from '../shared/errors.ts';
-import type { CanvasLayout } from '../ports/render-engine.ts';
 import type { Canvas } from './canvas.ts';
 import { parseDeclarations, serializeDeclarations } from './css-declarations.ts';
 

@@ -1,4 +1,4 @@
-import type { adaptErrorCodes, TemplateAdaptRequest } from '@svc/contracts';
+import type { adaptErrorCodes, CanvasLayout, TemplateAdaptRequest } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
 import { takeRateAmount } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';

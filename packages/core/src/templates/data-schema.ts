@@ -119,10 +119,16 @@ export function compileDataSchema(schema: unknown): Validator | null {
   const draft = draftOf(schema);
   checkComplexity(schema);
   const validator = bounded(() => {
-    const ajv = newAjv(draft);
+    const ajv = compilerOf(draft);
     try {
-      return ajv.compile(schema as object) as Validator;
+      const compiled = ajv.compile(schema as object) as Validator;
+      // the validator keeps what it compiled; the instance forgets the schema, so it does not grow
+      // (a boolean schema is kept once, by its value)
+      if (typeof schema === 'object') ajv.removeSchema(schema as object);
+      return compiled;
     } catch (error) {
+      // a failed or interrupted compilation may leave the schema half registered: a new instance next time
+      compilers.delete(draft);
       if (error instanceof RangeError) throw error;
       throw schemaError('template_schema_invalid');
     }
@@ -134,8 +140,20 @@ export function compileDataSchema(schema: unknown): Validator | null {
   return validator;
 }
 
+/**
+ * One ajv instance per draft, kept: an instance compiles its draft's meta-schema once (some
+ * 40 ms, forty times a small schema's compilation), and each schema is removed from it once
+ * compiled, so it does not grow.
+ */
+const compilers = new Map<Draft, ReturnType<typeof newAjv>>();
+
+function compilerOf(draft: Draft) {
+  let ajv = compilers.get(draft);
+  if (!ajv) compilers.set(draft, (ajv = newAjv(draft)));
+  return ajv;
+}
+
 function newAjv(draft: Draft) {
-  // a fresh instance per schema: ajv keeps every schema it compiled, so a shared one would grow forever
   const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: true } as const;
   const ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new AjvDraft07(options);
   addFormats(ajv);

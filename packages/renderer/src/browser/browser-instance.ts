@@ -3,7 +3,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { RenderError } from '../errors.ts';
+import { RenderError } from '@svc/contracts';
 import type { SystemAccount } from '@svc/db/system-account';
 import { accountLaunchOptions, browserAccount, type BrowserDirs, makeBrowserDirs } from './browser-account.ts';
 import { coalesceWrites, readThroughPipeReader } from './devtools-pipe.ts';

@@ -2,7 +2,7 @@
 // when the one in rotation is retired (recycled after N renders, crashed, unresponsive). A
 // retired browser takes no new job; the jobs already on it finish, then it is stopped.
 // Model: gotenberg's process supervisor.
-import { RenderError, isRenderError } from '../errors.ts';
+import { RenderError, isRenderError } from '@svc/contracts';
 import type { RendererLogger } from '../types.ts';
 import { BrowserInstance } from './browser-instance.ts';
 import { sweepStaleProfiles } from './stale-profiles.ts';

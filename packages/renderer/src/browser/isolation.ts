@@ -9,8 +9,7 @@
 //     by page-level interception.
 //  4. With javascript enabled, a guard script reports attempts refused before any request.
 import type { BrowserContext, CDPSession, HTTPRequest, Page, Target } from 'puppeteer-core';
-import { RenderError } from '../errors.ts';
-import type { AssetResolver, JavascriptMode, ResolvedAsset } from '../types.ts';
+import { type AssetResolver, type JavascriptMode, RenderError, type ResolvedAsset } from '@svc/contracts';
 import { GUARD_REPORT_KINDS, PAGE_GUARD_SCRIPT, REPORT_BINDING, type GuardReportKind } from './page-guard-script.ts';
 import { classifyUrl } from './page-resource-policy.ts';
 import type { Violations } from './violations.ts';

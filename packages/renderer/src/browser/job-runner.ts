@@ -1,7 +1,7 @@
 // Running jobs: a job waits for a slot (see slots.ts), borrows a sandbox from the stock, runs
 // against one deadline that starts with the slot, and gives the sandbox back while it still
 // holds the slot, so the pool never runs more contexts than it has slots.
-import { RenderError } from '../errors.ts';
+import { RenderError } from '@svc/contracts';
 import type { RendererLogger } from '../types.ts';
 import { browserFailure } from './browser-lifecycle.ts';
 import type { Prepared, SandboxStock } from './sandbox-stock.ts';

@@ -2,7 +2,9 @@
 // (made ready before the first job arrives, see sandbox-stock.ts), one job's content loaded and
 // audited, the verdict, and the reset that lets the same account's next job use it.
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import type { AssetResolver, JavascriptMode, RendererLogger } from '../types.ts';
+import type { AssetResolver, EffectiveViewport, JavascriptMode } from '@svc/contracts';
+import { viewportDefaults } from '@svc/rules';
+import type { RendererLogger } from '../types.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { enableJavascript, openIsolatedPage } from './isolation.ts';
 import { loadContent } from './load-content.ts';
@@ -19,19 +21,17 @@ export interface SandboxOptions {
   assets?: AssetResolver;
   timeoutMs: number;
   /** CSS pixels; set before the content loads because layout and media queries depend on it */
-  viewport: { width: number; height: number; deviceScaleFactor: number };
+  viewport: EffectiveViewport;
   /** waits for a pool slot behind every job that is not bulk */
   bulk?: boolean;
 }
 
-type ViewportSize = SandboxOptions['viewport'];
-
 /** Most jobs ask for the default viewport, so a sandbox is made ready with it already set. */
-const PREPARED_VIEWPORT: ViewportSize = { width: 1280, height: 720, deviceScaleFactor: 1 };
+const PREPARED_VIEWPORT: EffectiveViewport = viewportDefaults;
 
 interface SandboxParts {
   page: Page;
-  viewport: ViewportSize;
+  viewport: EffectiveViewport;
   /** whether script has run in the page's current Window (a job with javascript enabled) */
   scripted: boolean;
   session: CDPSession;
@@ -59,7 +59,7 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
     const assets: { current?: AssetResolver } = {};
     try {
       const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations });
-      await page.setViewport(PREPARED_VIEWPORT);
+      await setViewport(page, PREPARED_VIEWPORT);
       return { context, extra: { page, session, violations, assets, viewport: PREPARED_VIEWPORT, scripted: false }, dispose: () => tripwire.close() };
     } catch (error) {
       await context.close().catch(() => undefined);
@@ -85,7 +85,7 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
         await enableJavascript(page, violations);
       }
       if (!sameViewport(parts.viewport, options.viewport)) {
-        await page.setViewport(options.viewport);
+        await setViewport(page, options.viewport);
         parts.viewport = options.viewport;
       }
       await loadContent(page, options.html);
@@ -147,7 +147,7 @@ export async function resetSandbox(prepared: Prepared): Promise<boolean> {
   if (violations.first || strayTargets() || page.isClosed()) return false;
   parts.assets.current = undefined;
   if (!sameViewport(parts.viewport, PREPARED_VIEWPORT)) {
-    await page.setViewport(PREPARED_VIEWPORT);
+    await setViewport(page, PREPARED_VIEWPORT);
     parts.viewport = PREPARED_VIEWPORT;
   }
   let state = parts.scripted ? null : ((await page.evaluate(EMPTY_AND_DESCRIBE)) as PageState | null);
@@ -163,6 +163,10 @@ export async function resetSandbox(prepared: Prepared): Promise<boolean> {
   return blank && violations.first === null && !strayTargets();
 }
 
-function sameViewport(a: ViewportSize, b: ViewportSize): boolean {
-  return a.width === b.width && a.height === b.height && a.deviceScaleFactor === b.deviceScaleFactor;
+function setViewport(page: Page, viewport: EffectiveViewport): Promise<void> {
+  return page.setViewport({ width: viewport.width, height: viewport.height, deviceScaleFactor: viewport.device_scale_factor });
+}
+
+function sameViewport(a: EffectiveViewport, b: EffectiveViewport): boolean {
+  return a.width === b.width && a.height === b.height && a.device_scale_factor === b.device_scale_factor;
 }

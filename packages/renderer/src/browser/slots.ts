@@ -7,7 +7,7 @@
 // - it holds at most all but one slot, so a single render that arrives finds a slot free;
 // - a bulk job that has waited `agingMs` starts as soon as a slot and its bulk share allow,
 //   single renders or not, so a stream of single renders slows a batch but never stops it.
-import { RenderError } from '../errors.ts';
+import { RenderError } from '@svc/contracts';
 
 interface Waiter {
   grant: () => void;

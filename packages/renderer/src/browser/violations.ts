@@ -1,6 +1,6 @@
 // What the isolation layers found during one job. The first finding fails the job at once (the
 // render is raced against it) and wins over any error the interrupted render throws after it.
-import { RenderError } from '../errors.ts';
+import { RenderError } from '@svc/contracts';
 import type { RendererLogger } from '../types.ts';
 
 export type ViolationCode = 'blocked_request' | 'unknown_asset';

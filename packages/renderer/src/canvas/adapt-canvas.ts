@@ -17,20 +17,13 @@
 // - Elements around the pages that had exactly the canvas width or height take the new one.
 // In-page code is plain JavaScript source (see select-canvas-pages.ts): it runs with script off.
 import type { Page } from 'puppeteer-core';
+import type { CanvasLayout, CanvasLayoutEdit } from '@svc/contracts';
 import { canvasLayoutMarker, minAdaptedFontPx } from '@svc/rules';
 
 export interface CanvasSize {
   width: number;
   height: number;
 }
-
-/** Inline declarations to set on one marked element, in order. */
-export interface CanvasEdit {
-  id: string;
-  style: [property: string, value: string][];
-}
-
-export type CanvasLayout = { edits: CanvasEdit[] } | { error: 'resize_no_layout' };
 
 const SHARED = `
   const MARK = ${JSON.stringify(canvasLayoutMarker)};
@@ -236,7 +229,7 @@ export async function adaptCanvas(page: Page, canvas: CanvasSize, targets: reado
   const layouts: CanvasLayout[] = [];
   for (const target of targets) {
     await page.setViewport({ width: target.width, height: target.height, deviceScaleFactor: 1 });
-    const edits = (await page.evaluate(`(${ADAPT})(${JSON.stringify(canvas)}, ${JSON.stringify(target)}, ${JSON.stringify(plan)})`)) as CanvasEdit[];
+    const edits = (await page.evaluate(`(${ADAPT})(${JSON.stringify(canvas)}, ${JSON.stringify(target)}, ${JSON.stringify(plan)})`)) as CanvasLayoutEdit[];
     layouts.push({ edits });
   }
   // the sandbox records the viewport it was given (the canvas); its reset relies on that record

@@ -2,16 +2,7 @@
 // a rendered image cannot always see in it (text past the edge of the canvas, boxes that cut
 // their content off). In-page code is plain JavaScript source: it runs with script off.
 import type { Page } from 'puppeteer-core';
-
-export interface LayoutFacts {
-  /** the document's scroll size; larger than the viewport when content runs past the canvas */
-  contentWidth: number;
-  contentHeight: number;
-  /** text runs (text nodes) with a line box outside the viewport */
-  textOutside: number;
-  /** elements that clip their own content (overflow other than visible, content larger than the box) */
-  clippedBoxes: number;
-}
+import type { LayoutFacts } from '@svc/contracts';
 
 /** Elements looked at, at most: a document larger than this is measured in part. */
 const maxElements = 20_000;

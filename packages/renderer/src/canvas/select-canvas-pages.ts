@@ -2,7 +2,7 @@
 // In-page code is plain JavaScript source: functions handed to page.evaluate are serialized
 // with toString(), and transpilers may add helpers to them that do not exist in the page.
 import type { Page } from 'puppeteer-core';
-import { RenderError } from '../errors.ts';
+import { RenderError } from '@svc/contracts';
 
 /**
  * Prints only the chosen canvas pages, in the requested order, each starting a new sheet.

@@ -2,14 +2,13 @@
 // image, at device scale factor 1), encoded by Chromium and checked with sharp.
 import type { Page, ScreenshotOptions } from 'puppeteer-core';
 import sharp from 'sharp';
+import { type EffectiveImageOptions, RenderError } from '@svc/contracts';
 import { locateCanvasPage } from '../canvas/select-canvas-pages.ts';
-import { RenderError } from '../errors.ts';
-import type { ImageOptions } from '../types.ts';
 
 const DEFAULT_QUALITY = 80;
 
 /** Checks that need no browser, so a bad request never takes a pool slot. */
-export function prepareImage(image: ImageOptions, pages: readonly string[] | undefined): void {
+export function prepareImage(image: EffectiveImageOptions, pages: readonly string[] | undefined): void {
   if (!['png', 'jpeg', 'webp'].includes(image.format)) throw new RenderError('invalid_input', 'invalid_image_format');
   for (const side of [image.width, image.height]) {
     if (!Number.isInteger(side) || side < 1) throw new RenderError('invalid_input', 'invalid_image_size', 'image sides must be positive integers');
@@ -21,7 +20,7 @@ export function prepareImage(image: ImageOptions, pages: readonly string[] | und
   if (pages && pages.length > 1) throw new RenderError('invalid_input', 'too_many_pages', 'an image shows at most one canvas page');
 }
 
-export async function captureImage(page: Page, image: ImageOptions, pages: readonly string[] | undefined): Promise<Buffer> {
+export async function captureImage(page: Page, image: EffectiveImageOptions, pages: readonly string[] | undefined): Promise<Buffer> {
   const options: ScreenshotOptions = {
     type: image.format,
     omitBackground: image.transparent === true && image.format !== 'jpeg',
@@ -43,7 +42,7 @@ export async function captureImage(page: Page, image: ImageOptions, pages: reado
 }
 
 /** The artifact contract is exact: wrong pixels or format would be a silent defect. */
-async function checkImage(bytes: Buffer, image: ImageOptions): Promise<void> {
+async function checkImage(bytes: Buffer, image: EffectiveImageOptions): Promise<void> {
   const metadata = await sharp(bytes).metadata();
   if (metadata.width !== image.width || metadata.height !== image.height || metadata.format !== image.format) {
     throw new RenderError(

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RenderError } from '../errors.ts';
+import { RenderError } from '@svc/contracts';
 
 const QPDF = 'qpdf';
 const QPDF_TIMEOUT_MS = 30_000;

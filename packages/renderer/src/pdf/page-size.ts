@@ -2,9 +2,8 @@
 // rather than depending on how puppeteer names or rounds formats. The rules are @svc/rules',
 // the same ones request admission applied; this re-check only keeps a wrong artifact from
 // being printed if a caller skipped admission.
+import { type PdfOptions, RenderError } from '@svc/contracts';
 import { isPageProblem, pageGeometry, type PageGeometry } from '@svc/rules';
-import { RenderError } from '../errors.ts';
-import type { PdfOptions } from '../types.ts';
 
 export type { PageGeometry } from '@svc/rules';
 

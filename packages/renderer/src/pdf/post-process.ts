@@ -1,6 +1,6 @@
 // Everything done to Chromium's PDF after printing: page boxes and metadata first, encryption
 // last (an encrypted file can no longer be edited without the password).
-import type { PdfOptions } from '../types.ts';
+import type { PdfOptions } from '@svc/contracts';
 import { encryptPdf } from './encrypt.ts';
 import { finishDocument } from './metadata.ts';
 import type { PageGeometry } from './page-size.ts';

@@ -1,11 +1,10 @@
 // PDF capture of a loaded sandbox page: canvas page selection, then Chromium's printer with
 // the geometry and options of the render request rules.
 import type { CDPSession, Page } from 'puppeteer-core';
+import { type PdfOptions, RenderError } from '@svc/contracts';
 import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { printToPdf } from '../browser/devtools-pipe.ts';
-import { RenderError } from '../errors.ts';
-import type { PdfOptions } from '../types.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
 /** Chromium draws its default date/title/URL header when a template is empty; the render request rules say empty. */
