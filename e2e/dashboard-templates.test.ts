@@ -92,6 +92,10 @@ describe('dashboard templates', () => {
 
     await page.getByRole('button', { name: 'Save as new version' }).click();
     await expect.poll(() => page.getByText('Saved as version 2.').isVisible(), wait).toBe(true);
+    // the editor then opens on the version it saved, and the notice stays
+    await expect.poll(() => new URL(page.url()).searchParams.get('saved'), wait).toBe('2');
+    await expect.poll(() => page.getByText('Editing version 2').isVisible(), wait).toBe(true);
+    expect(await page.getByText('Saved as version 2.').isVisible()).toBe(true);
     const stored = await serviceDb().templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId, version: 2 } } });
     expect(stored.source).toContain('has shipped');
 

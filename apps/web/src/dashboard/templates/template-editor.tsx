@@ -38,6 +38,8 @@ export interface TemplateEditorProps {
   versions: { version: number; createdAt: string }[];
   initialData: Record<string, unknown>;
   output: OutputChoice;
+  /** Opened right after saving this version (the address carries ?saved=N): shows the saved notice. */
+  justSaved?: boolean;
 }
 
 /** The page a document template is previewed on: A4 at 96 dpi. */
@@ -53,7 +55,7 @@ type PreviewState =
   | { state: 'failed'; message: string; code: string; details: FieldDetail[]; lastHtml: string | null };
 
 /** The editor page's client side: source, data, live preview, canvas and sizes, versions, test render. */
-export function TemplateEditor({ csrfToken, template, version, versions, initialData, output }: TemplateEditorProps) {
+export function TemplateEditor({ csrfToken, template, version, versions, initialData, output, justSaved = false }: TemplateEditorProps) {
   const router = useRouter();
   const [source, setSource] = useState(version.source);
   const [schemaText, setSchemaText] = useState(version.schema === null ? '' : JSON.stringify(version.schema, null, 2));
@@ -62,7 +64,10 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
   const [preview, setPreview] = useState<PreviewState>({ state: 'idle' });
   const [focusLine, setFocusLine] = useState<{ line: number; column?: number; nonce: number } | null>(null);
   const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState<{ ok: true; version: number } | { ok: false; message: string; code: string; details: FieldDetail[] } | null>(null);
+  // the editor opens anew on the version it saved (its key is the version): the notice stays
+  const [saved, setSaved] = useState<{ ok: true; version: number } | { ok: false; message: string; code: string; details: FieldDetail[] } | null>(
+    justSaved ? { ok: true, version: version.version } : null,
+  );
   const lastHtml = useRef<string | null>(null);
   const dataKey = `svc-template-data:${template.id}`;
 

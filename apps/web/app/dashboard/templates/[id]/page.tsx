@@ -80,6 +80,7 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
         versions={versions.items.map((item) => ({ version: item.version, createdAt: item.createdAt.toISOString() }))}
         initialData={sample}
         output={output}
+        justSaved={one(search.saved) === String(version.version)}
       />
     </div>
   );
