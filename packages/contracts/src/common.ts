@@ -1,8 +1,16 @@
-import { idPattern } from '@svc/rules';
+import { idPattern, uncapturedIdSource } from '@svc/rules';
 import { z } from 'zod';
 
 /** An identifier: a fixed prefix and 32 lowercase hex characters (the contract's identifier rule, kept in @svc/rules). */
 export { assetIdPrefix, idPattern, idSource } from '@svc/rules';
+
+/**
+ * A signed link token of an id with one of `prefixes`: "<id>.<expiry, unix seconds>.<base64url
+ * HMAC-SHA256>", capturing the id, the expiry and the signature.
+ */
+export function signedLinkPattern(...prefixes: readonly string[]): RegExp {
+  return new RegExp(`^(${uncapturedIdSource(...prefixes)})\\.(\\d{1,12})\\.([A-Za-z0-9_-]{43})$`);
+}
 
 export function idSchema(prefix: string) {
   return z.string().regex(idPattern(prefix)).meta({ description: `${prefix} followed by 32 lowercase hex characters` });

@@ -1,13 +1,13 @@
 // Groups of renders (the contract's groups): batches, carousels and image packs.
 import { maxSelectedPages } from '@svc/rules';
 import { z } from 'zod';
-import { distinctItems, idSchema, Timestamp } from './common.ts';
+import { distinctItems, idSchema, signedLinkPattern, Timestamp } from './common.ts';
 import { named } from './registry.ts';
 import { Pages } from './renders.ts';
 import { sizeIdPattern, TemplateId } from './templates.ts';
 
 /** A signed archive link token: the group id, the expiry in unix seconds and a base64url HMAC-SHA256. */
-export const archiveTokenPattern = /^((?:batch|carousel|pack)_[0-9a-f]{32})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+export const archiveTokenPattern = signedLinkPattern('batch_', 'carousel_', 'pack_');
 export const maxBatchRows = 200;
 export const maxPackSizes = 20;
 /** Batch rows carry up to 1 MiB of data each; the body limit leaves room for a large batch. */

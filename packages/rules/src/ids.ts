@@ -13,8 +13,17 @@ export const assetIdPrefix = 'asset_';
  * `(pdf|image)_[0-9a-f]{32}`: their stems are one captured group.
  */
 export function idSource(...prefixes: readonly string[]): string {
+  return alternatives(prefixes, '(');
+}
+
+/** The same without a captured group, for a pattern that numbers groups of its own. */
+export function uncapturedIdSource(...prefixes: readonly string[]): string {
+  return alternatives(prefixes, '(?:');
+}
+
+function alternatives(prefixes: readonly string[], open: string): string {
   if (prefixes.length === 1) return `${prefixes[0]}${idHex}`;
-  return `(${prefixes.map((prefix) => prefix.slice(0, -1)).join('|')})_${idHex}`;
+  return `${open}${prefixes.map((prefix) => prefix.slice(0, -1)).join('|')})_${idHex}`;
 }
 
 /** An id with one of `prefixes`, and nothing else. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutPointer, idPattern, idSource, isPageProblem, lengthInInches, pageGeometry, templateErrorCodes, templateErrorReasons } from '../src/index.ts';
+import { cutPointer, idPattern, idSource, isPageProblem, lengthInInches, pageGeometry, templateErrorCodes, templateErrorReasons, uncapturedIdSource } from '../src/index.ts';
 
 describe('lengths', () => {
   it('reads the spellings the length rule allows and nothing else', () => {
@@ -29,6 +29,12 @@ describe('ids', () => {
     expect(idPattern('pdf_', 'image_').test(`image_${hex}`)).toBe(true);
     expect(idPattern('pdf_', 'image_').test(`group_${hex}`)).toBe(false);
     expect(new RegExp(`asset://(${idSource('asset_')})`).exec(`url(asset://asset_${hex})`)?.[1]).toBe(`asset_${hex}`);
+  });
+
+  it('stands inside a pattern that numbers its own groups without a group of its own', () => {
+    const token = new RegExp(`^(${uncapturedIdSource('batch_', 'pack_')})\\.(\\d+)$`);
+    expect(token.exec(`pack_${hex}.17`)?.slice(1)).toEqual([`pack_${hex}`, '17']);
+    expect(token.test(`carousel_${hex}.17`)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { archiveTokenPattern } from '@svc/contracts';
+import { archiveTokenPattern, renderIdPrefixes, signedLinkPattern } from '@svc/contracts';
 
 /**
  * What a kind of signed link names, and how its token is told apart from other kinds'. A token is
@@ -14,7 +14,7 @@ export interface LinkTokenKind {
 }
 
 /** A download link: one job's file. The first kind, signed without a scope. */
-export const downloadLinkTokens: LinkTokenKind = { pattern: /^((?:pdf|image)_[0-9a-f]{32})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/, scope: '' };
+export const downloadLinkTokens: LinkTokenKind = { pattern: signedLinkPattern(renderIdPrefixes.pdf, renderIdPrefixes.image), scope: '' };
 /** An archive link: a render group's files as one ZIP. */
 export const archiveLinkTokens: LinkTokenKind = { pattern: archiveTokenPattern, scope: 'archive.' };
 
