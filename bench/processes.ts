@@ -14,10 +14,14 @@ function parentOf(pid: number): number | null {
   }
 }
 
-/** A memory figure of /proc/PID/status: VmRSS (resident), or RssAnon (its anonymous part: no shared memory segments, no mapped files). */
-function statusKib(pid: number, field: 'VmRSS' | 'RssAnon'): number {
+/**
+ * A memory figure of a process, in KiB: VmRSS (resident) or RssAnon (its anonymous part: no
+ * shared memory segments, no mapped files) of /proc/PID/status, or Pss (proportional set size)
+ * of /proc/PID/smaps_rollup.
+ */
+function memoryKib(pid: number, file: 'status' | 'smaps_rollup', field: 'VmRSS' | 'RssAnon' | 'Pss'): number {
   try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/${file}`, 'utf8'));
     return match ? Number(match[1]) : 0;
   } catch {
     return 0;
@@ -51,7 +55,7 @@ export function treeRss(roots: number[]): { mib: number; processes: number } {
 
 /** Summed resident set size of exactly these processes, in MiB. */
 export function rssMib(pids: number[]): number {
-  return pids.reduce((sum, pid) => sum + statusKib(pid, 'VmRSS'), 0) / 1024;
+  return pids.reduce((sum, pid) => sum + memoryKib(pid, 'status', 'VmRSS'), 0) / 1024;
 }
 
 /**
@@ -60,7 +64,7 @@ export function rssMib(pids: number[]): number {
  * once per process that touched it.
  */
 export function anonMib(pids: number[]): number {
-  return pids.reduce((sum, pid) => sum + statusKib(pid, 'RssAnon'), 0) / 1024;
+  return pids.reduce((sum, pid) => sum + memoryKib(pid, 'status', 'RssAnon'), 0) / 1024;
 }
 
 /**
@@ -69,16 +73,7 @@ export function anonMib(pids: number[]): number {
  * (PostgreSQL's shared buffers touched by twenty backends count once, not twenty times).
  */
 export function pssMib(pids: number[]): number {
-  return pids.reduce((sum, pid) => sum + rollupKib(pid, 'Pss'), 0) / 1024;
-}
-
-function rollupKib(pid: number, field: 'Pss'): number {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
+  return pids.reduce((sum, pid) => sum + memoryKib(pid, 'smaps_rollup', 'Pss'), 0) / 1024;
 }
 
 /** CPU time of a process in milliseconds (/proc ticks of 10 ms), user + system. */

@@ -199,12 +199,17 @@ async function finishStop({ processes, database }) {
 
 /** A process by pid and start time (so a reused pid is not mistaken for it), or null when there is none. */
 function processOf(pid) {
-  if (!pid) return null;
+  const fields = pid ? statFields(pid) : null;
+  // a zombie has ended; its parent has only not collected it yet
+  return fields && fields[0] !== 'Z' ? { pid, startedAt: fields[19] } : null;
+}
+
+/** The fields of /proc/PID/stat after the command name (state, parent id, ...), or null where there is none. */
+function statFields(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // a zombie has ended; its parent has only not collected it yet
-    return fields[0] === 'Z' ? null : { pid, startedAt: fields[19] };
+    // the command name sits in parentheses and may hold spaces
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
@@ -223,17 +228,13 @@ function whenParentGone(onGone) {
 
 /** The parent's id now (process.ppid is read once, at start): from /proc, or where there is none, 0 once the first parent is gone. */
 function parentId() {
+  const fields = statFields('self');
+  if (fields) return Number(fields[1]);
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // the fields after the command name, which sits in parentheses and may hold spaces
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    process.kill(process.ppid, 0);
+    return process.ppid;
   } catch {
-    try {
-      process.kill(process.ppid, 0);
-      return process.ppid;
-    } catch {
-      return 0;
-    }
+    return 0;
   }
 }
 

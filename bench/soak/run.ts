@@ -167,8 +167,15 @@ async function soak(client: Client, accounts: SoakAccount[], service: Service, r
   summarise(total, (performance.now() - startedAt) / 1000, intervalRss);
 }
 
-/** The least-squares line through one value per interval: its value at the first and the last interval, and their ratio. */
-function trend(values: number[]): { from: number; to: number; ratio: number } {
+/** A line's value at the first and the last interval, and their ratio. */
+interface Trend {
+  from: number;
+  to: number;
+  ratio: number;
+}
+
+/** The least-squares line through one value per interval. */
+function trend(values: number[]): Trend {
   const n = values.length;
   if (n < 2) return { from: values[0] ?? 0, to: values[0] ?? 0, ratio: 1 };
   const meanX = (n - 1) / 2;
@@ -195,14 +202,14 @@ function summarise(total: Tally, seconds: number, intervalRss: RssSample[]) {
   const lines = memoryParts
     .filter((part) => measured[0]?.[part].mib)
     .map((part) => {
-      const change = (measure: 'mib' | 'anon' | 'pss') => trend(measured.map((sample) => sample[part][measure]));
+      const [rss, anon, pss] = (['mib', 'anon', 'pss'] as const).map((measure) => trend(measured.map((sample) => sample[part][measure]))) as [Trend, Trend, Trend];
       // PostgreSQL's backends each count the shared buffers they touched in their RSS, and touch
       // more of them as the tables grow, up to shared_buffers: its own memory is the anonymous part
-      const judged = part === 'postgres' ? 'anon' : 'mib';
-      const within = Math.abs(change(judged).ratio - 1) <= flatWithin;
+      const [judgedName, judged] = part === 'postgres' ? (['anon', anon] as const) : (['RSS', rss] as const);
+      const within = Math.abs(judged.ratio - 1) <= flatWithin;
       flat &&= within;
-      const show = (measure: 'mib' | 'anon' | 'pss', name: string) => `${name} ${change(measure).from.toFixed(0)} -> ${change(measure).to.toFixed(0)} (x${change(measure).ratio.toFixed(3)})`;
-      return `${part}: ${show('mib', 'RSS')}, ${show('anon', 'anon')}, ${show('pss', 'PSS')}; ${judged === 'anon' ? 'anon' : 'RSS'} ${within ? 'within' : 'NOT within'} 10%`;
+      const show = (name: string, line: Trend) => `${name} ${line.from.toFixed(0)} -> ${line.to.toFixed(0)} (x${line.ratio.toFixed(3)})`;
+      return `${part}: ${show('RSS', rss)}, ${show('anon', anon)}, ${show('PSS', pss)}; ${judgedName} ${within ? 'within' : 'NOT within'} 10%`;
     });
   console.log(`  memory after the warm-up, the least-squares line over ${measured.length} intervals from its start to its end (MiB):\n    ${lines.join('\n    ')}`);
   const errors = total.errorCount();
