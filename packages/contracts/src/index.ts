@@ -31,6 +31,7 @@ export * from './public.ts';
 export * from './registry.ts';
 export * from './render-engine.ts';
 export * from './render-operations.ts';
+export * from './render-report.ts';
 export * from './renders.ts';
 export * from './routes.ts';
 export * from './templates.ts';

@@ -4,6 +4,7 @@
 // object stored with the job (render_jobs.options): core writes it, the renderer reads it as it
 // is, field names included, so nothing converts between the two.
 import type { javascriptModes } from '@svc/rules';
+import type { RenderFindings } from './render-report.ts';
 import type { artifactMediaTypes, ImageOptions, JobErrorCategory, PdfOptions } from './renders.ts';
 
 export type JavascriptMode = (typeof javascriptModes)[number];
@@ -81,6 +82,17 @@ interface EngineWork {
 interface RenderWork extends EngineWork {
   /** Bulk work (group members) waits for a browser slot behind every single render. */
   bulk?: boolean;
+  /** Where the file comes from, written into its metadata (docs/render-report.md, Provenance). */
+  provenance?: RenderProvenance;
+}
+
+/** What a rendered file records about its origin. */
+export interface RenderProvenance {
+  job_id: string;
+  /** saved-template renders only */
+  template?: { id: string; version: number };
+  /** SHA-256 (hex) of the template data in canonical JSON (keys sorted); template renders only */
+  data_sha256?: string;
 }
 
 /** A job's stored options (kind aside) and what to render them with. */
@@ -92,6 +104,8 @@ export interface RenderOutput {
   mediaType: RenderMediaType;
   /** a PDF's pages */
   pageCount?: number;
+  /** what the renderer saw: fonts, problems, timing (the browser's part of the render report) */
+  findings: RenderFindings;
 }
 
 export interface AdaptCanvasInput extends EngineWork {
@@ -149,6 +163,8 @@ export interface RenderEngine {
 export class RenderError extends Error {
   readonly category: JobErrorCategory;
   readonly code: string;
+  /** what the renderer saw before the render stopped, when it got that far */
+  findings?: RenderFindings;
 
   constructor(category: JobErrorCategory, code: string, message?: string, options?: { cause?: unknown }) {
     super(message ?? `${category}: ${code}`, options);

@@ -6,7 +6,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RenderError, type RenderOutput } from '@svc/contracts';
+import { emptyFindings, RenderError, type RenderOutput } from '@svc/contracts';
 import { claimNextRender, createRender, handBackRender, recoverStaleRenders, type RenderEngine, type ServiceContext } from '@svc/core';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { queueRender } from '../src/renders/render-queue.ts';
@@ -28,7 +28,7 @@ function advance(ms: number): void {
   test.setNow(now);
 }
 
-const tinyPdf: RenderOutput = { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), mediaType: 'application/pdf', pageCount: 1 };
+const tinyPdf: RenderOutput = { bytes: Buffer.from('%PDF-1.7\n%%EOF\n'), mediaType: 'application/pdf', pageCount: 1, findings: emptyFindings() };
 
 /** An engine that answers from `render`, counting the calls it gets. */
 function engine(render: () => Promise<RenderOutput>): RenderEngine & { calls: number } {

@@ -20,6 +20,7 @@ import { checkPageSelection } from './canvas/select-canvas-pages.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
+import { FindingsCollector } from './report/findings-collector.ts';
 import type { RendererLogger, RendererOptions, RendererStatus } from './types.ts';
 
 const silent: RendererLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -73,40 +74,52 @@ export class Renderer implements RenderEngine {
   async renderPdf(input: RenderPdfInput): Promise<RenderOutput> {
     const geometry = preparePdf(input.pdf);
     if (input.pages) checkPageSelection(input.pages);
-    const printed = await inSandbox(
-      this.#pool,
-      {
-        account: input.account,
-        html: input.html,
-        javascript: input.javascript,
-        assets: input.assets,
-        timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
-        bulk: input.bulk,
-        viewport: input.viewport,
-      },
-      (page, session) => capturePdf(page, session, input.pdf, geometry, input.pages),
-    );
-    // outside the pool slot: post-processing needs no browser
-    const { bytes, pageCount } = await postProcessPdf(printed, input.pdf, geometry);
-    return { bytes, mediaType: 'application/pdf', pageCount };
+    const found = new FindingsCollector();
+    try {
+      const printed = await inSandbox(
+        this.#pool,
+        {
+          account: input.account,
+          html: input.html,
+          javascript: input.javascript,
+          assets: input.assets,
+          timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+          bulk: input.bulk,
+          viewport: input.viewport,
+          found,
+        },
+        (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
+      );
+      // outside the pool slot: post-processing needs no browser
+      const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry));
+      return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };
+    } catch (error) {
+      throw found.attachTo(error);
+    }
   }
 
   async renderImage(input: RenderImageInput): Promise<RenderOutput> {
     prepareImage(input.image, input.pages);
-    const bytes = await inSandbox(
-      this.#pool,
-      {
-        account: input.account,
-        html: input.html,
-        javascript: input.javascript,
-        assets: input.assets,
-        timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
-        bulk: input.bulk,
-        viewport: { width: input.image.width, height: input.image.height, device_scale_factor: 1 },
-      },
-      (page) => captureImage(page, input.image, input.pages),
-    );
-    return { bytes, mediaType: `image/${input.image.format}` };
+    const found = new FindingsCollector();
+    try {
+      const bytes = await inSandbox(
+        this.#pool,
+        {
+          account: input.account,
+          html: input.html,
+          javascript: input.javascript,
+          assets: input.assets,
+          timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+          bulk: input.bulk,
+          viewport: { width: input.image.width, height: input.image.height, device_scale_factor: 1 },
+          found,
+        },
+        (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
+      );
+      return { bytes, mediaType: `image/${input.image.format}`, findings: found.findings };
+    } catch (error) {
+      throw found.attachTo(error);
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 // Puts the untrusted HTML into the isolated page and waits until it is ready to capture.
 import type { Page } from 'puppeteer-core';
+import type { FindingsCollector } from '../report/findings-collector.ts';
 import { rewriteAssetReferences } from './page-resource-policy.ts';
 
 /**
@@ -17,9 +18,16 @@ const SETTLE_FONTS = `(async () => {
   }
 })()`;
 
-export async function loadContent(page: Page, html: string): Promise<void> {
+export async function loadContent(page: Page, html: string, found?: FindingsCollector): Promise<void> {
   // 'load' cannot hang on the sandbox: blocked requests fail at once. The job deadline, not
   // puppeteer's own timeout, bounds a page that never finishes loading.
-  await page.setContent(rewriteAssetReferences(html), { waitUntil: 'load', timeout: 0 });
-  await page.evaluate(SETTLE_FONTS);
+  const load = () => page.setContent(rewriteAssetReferences(html), { waitUntil: 'load', timeout: 0 });
+  const settleFonts = () => page.evaluate(SETTLE_FONTS);
+  if (!found) {
+    await load();
+    await settleFonts();
+    return;
+  }
+  await found.time('content_load_ms', load);
+  await found.time('fonts_ready_ms', settleFonts);
 }

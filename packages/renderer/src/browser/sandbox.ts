@@ -4,6 +4,7 @@
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import type { AssetResolver, EffectiveViewport, JavascriptMode } from '@svc/contracts';
 import { viewportDefaults } from '@svc/rules';
+import type { FindingsCollector } from '../report/findings-collector.ts';
 import type { RendererLogger } from '../types.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { enableJavascript, openIsolatedPage } from './isolation.ts';
@@ -24,6 +25,8 @@ export interface SandboxOptions {
   viewport: EffectiveViewport;
   /** waits for a pool slot behind every job that is not bulk */
   bulk?: boolean;
+  /** collects the render report's findings; omitted for work that has no report (adapt, layout facts) */
+  found?: FindingsCollector;
 }
 
 /** Most jobs ask for the default viewport, so a sandbox is made ready with it already set. */
@@ -88,7 +91,7 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
         await setViewport(page, options.viewport);
         parts.viewport = options.viewport;
       }
-      await loadContent(page, options.html);
+      await loadContent(page, options.html, options.found);
       await auditResourceHints(session, violations);
       return capture(page, session);
     });

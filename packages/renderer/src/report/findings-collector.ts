@@ -1,0 +1,40 @@
+// One job's findings as the render goes: problems in the order found (the first of each kind
+// and place only), fonts, script counts and the time of each stage. The render report is built
+// from them (contracts' render-report.ts).
+import { emptyFindings, isRenderError, maxReportEntries, type RenderFindings, type ReportFont, type ReportProblem } from '@svc/contracts';
+
+type Stage = keyof RenderFindings['timing'];
+
+export class FindingsCollector {
+  readonly findings: RenderFindings = emptyFindings();
+  readonly #seen = new Set<string>();
+
+  /** Adds a problem once (the same problem at the same place counts once); past the cap only counts it. */
+  problem(problem: ReportProblem): void {
+    const key = JSON.stringify(problem);
+    if (this.#seen.has(key)) return;
+    this.#seen.add(key);
+    if (this.findings.problems.length < maxReportEntries) this.findings.problems.push(problem);
+    else this.findings.omitted += 1;
+  }
+
+  fonts(fonts: readonly ReportFont[]): void {
+    this.findings.fonts = fonts.slice(0, maxReportEntries);
+  }
+
+  /** Runs one stage of the render and records how long it took, even when it throws. */
+  async time<T>(stage: Stage, work: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      this.findings.timing[stage] = Math.round(performance.now() - started);
+    }
+  }
+
+  /** Hands what was found so far to a render error, so a failed job has its report too. */
+  attachTo(error: unknown): unknown {
+    if (isRenderError(error) && !error.findings) error.findings = this.findings;
+    return error;
+  }
+}
