@@ -17,6 +17,7 @@ import { BrowserPool } from './browser/browser-pool.ts';
 import { adaptCanvas } from './canvas/adapt-canvas.ts';
 import { measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
+import { stampImage } from './image/provenance.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
@@ -91,7 +92,7 @@ export class Renderer implements RenderEngine {
         (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
       );
       // outside the pool slot: post-processing needs no browser
-      const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry));
+      const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));
       return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };
     } catch (error) {
       throw found.attachTo(error);
@@ -102,7 +103,7 @@ export class Renderer implements RenderEngine {
     prepareImage(input.image, input.pages);
     const found = new FindingsCollector();
     try {
-      const bytes = await inSandbox(
+      const captured = await inSandbox(
         this.#pool,
         {
           account: input.account,
@@ -116,6 +117,7 @@ export class Renderer implements RenderEngine {
         },
         (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
       );
+      const bytes = input.provenance ? stampImage(captured, input.image.format, input.image, input.provenance) : captured;
       return { bytes, mediaType: `image/${input.image.format}`, findings: found.findings };
     } catch (error) {
       throw found.attachTo(error);
