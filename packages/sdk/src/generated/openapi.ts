@@ -1961,7 +1961,9 @@ export interface components {
             print_background?: boolean;
             scale?: number;
             display_header_footer?: boolean;
+            /** @description HTML of Chromium's page header, drawn when display_header_footer is true. It is laid out apart from the document: none of its styles or web fonts apply and images are unsupported. Recommended instead: page-margin boxes in the document's own CSS, such as @page { margin: 20mm; @bottom-center { content: "Page " counter(page) " of " counter(pages) } }, which use its fonts and colours; the document's @page margins win over pdf.margins side by side. */
             header_template?: string;
+            /** @description HTML of Chromium's page footer, drawn when display_header_footer is true. It is laid out apart from the document: none of its styles or web fonts apply and images are unsupported. Recommended instead: page-margin boxes in the document's own CSS, such as @page { margin: 20mm; @bottom-center { content: "Page " counter(page) " of " counter(pages) } }, which use its fonts and colours; the document's @page margins win over pdf.margins side by side. */
             footer_template?: string;
             title?: string;
             author?: string;
@@ -2043,6 +2045,126 @@ export interface components {
             uptime_days: number;
             /** @enum {string} */
             status: "operational" | "degraded" | "downtime" | "maintenance" | "unavailable";
+        };
+        RenderReport: {
+            /** @constant */
+            object: "render_report";
+            /** @description The render job the report is about. */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description When the report was written (the render ended); null while the job has not run. */
+            created_at: string | null;
+            output: {
+                media_type: string;
+                byte_size: number;
+                /** @description PDF only. */
+                pages: number | null;
+                /** @description Image only, in pixels. */
+                width: number | null;
+                /** @description Image only, in pixels. */
+                height: number | null;
+            } | null;
+            fonts: {
+                /** @description The family name as the font file names it. */
+                family: string;
+                /** @description The face: its PostScript name (for example NotoSansCJKjp-Bold). */
+                face: string;
+                /**
+                 * @description document: a web font of the document; brand_kit: a font of the brand kit the template uses; system: installed on the service.
+                 * @enum {string}
+                 */
+                source: "document" | "brand_kit" | "system";
+                /** @description PDF only: whether the face is embedded in the file; null for images. */
+                embedded: boolean | null;
+                /** @description How many glyphs of the document this face drew. */
+                glyphs: number;
+            }[];
+            script: {
+                /** @enum {string} */
+                mode: "enabled" | "disabled";
+                script_elements: number;
+                event_handlers: number;
+            };
+            timing: {
+                queue_wait_ms: number | null;
+                content_load_ms: number | null;
+                fonts_ready_ms: number | null;
+                /** @description The wait for window.svcReady, when the document asked for one. */
+                ready_wait_ms: number | null;
+                /** @description Printing the PDF or capturing the image. */
+                capture_ms: number | null;
+                post_process_ms: number | null;
+                storage_ms: number | null;
+            };
+            /** @description Everything that may make the output differ from what the document meant; empty for a clean render. */
+            problems: components["schemas"]["RenderReportProblem"][];
+            /** @description Problems past the first 100 (fonts past 100 are not counted). */
+            omitted: number;
+        };
+        RenderReportProblem: {
+            /** @constant */
+            type: "missing_glyph";
+            code_point: string;
+            character: string;
+            count: number;
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            /** @description Text around the place, at most 120 characters; a cut quote ends with "…". */
+            context: string;
+        } | {
+            /** @constant */
+            type: "resource_blocked";
+            /** @description The URL as the document wrote it (asset references in their asset:// form); a cut URL ends with "…". */
+            url: string;
+            /** @enum {string} */
+            rule: "network" | "local_file" | "websocket" | "worker" | "popup" | "navigation" | "resource_hint";
+            resource_type: string;
+        } | {
+            /** @constant */
+            type: "resource_failed";
+            /** @description The URL as the document wrote it (asset references in their asset:// form); a cut URL ends with "…". */
+            url: string;
+            /** @enum {string} */
+            reason: "asset_not_found" | "image_not_decoded" | "font_not_loaded";
+            resource_type: string;
+        } | {
+            /** @constant */
+            type: "script_disabled";
+            script_elements: number;
+            event_handlers: number;
+        } | {
+            /** @constant */
+            type: "clipped_content";
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            /** @description Text around the place, at most 120 characters; a cut quote ends with "…". */
+            context: string;
+            box: {
+                width: number;
+                height: number;
+            };
+            content: {
+                width: number;
+                height: number;
+            };
+        } | {
+            /** @constant */
+            type: "wider_than_page";
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            width: number;
+            page_width: number;
+        } | {
+            /** @constant */
+            type: "text_fit_minimum";
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            /** @description The font size it ended at, in px: the minimum of data-svc-fit-min. */
+            font_size: number;
+        } | {
+            /** @constant */
+            type: "ready_timeout";
         };
         SizeVariant: {
             id: string;

@@ -1,0 +1,4 @@
+-- The SHA-256 of a template render's data in canonical JSON (keys sorted), recorded at
+-- admission: the job's input keeps only the evaluated html, and the rendered file states the
+-- hash in its metadata (docs/decisions/renders.md, Provenance). Null for raw HTML renders.
+ALTER TABLE "render_jobs" ADD COLUMN "data_sha256" TEXT;
