@@ -9,7 +9,7 @@ const source = `{%- set colour = accent_color | default("#1d5c63") -%}
 <head>
 <meta charset="utf-8">
 <meta name="svc-pdf-outline" content="headings">
-<title>{{ programme }}: certificates</title>
+<title>{{ organisation }}: certificates</title>
 <style>
   @page {
     size: A4 landscape;
