@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { api, newAccount, serviceDb } from './support/api.ts';
 import { renderOk } from './support/files.ts';
+import { createGroup, newTemplate, settled } from './support/groups.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -63,5 +64,23 @@ describe('provenance in rendered files', () => {
     const text = Object.fromEntries((metadata.comments ?? []).map((comment) => [comment.keyword, comment.text]));
     expect(text).toMatchObject({ SvcJobId: rendered.job.id, SvcTemplateId: template.id, SvcTemplateVersion: '1', SvcDataSha256: sha256('{"name":"Ann"}') });
     expect(metadata.xmp?.toString('utf8')).toContain(`<svc:JobId>${rendered.job.id}</svc:JobId>`);
+  });
+
+  it('each batch row carries its own row data hash', async () => {
+    const account = await newAccount({ plan: 'starter', credits: 5 });
+    const template = await newTemplate(account.apiKey, { name: 'Row', source: '<p>{{ name }}</p>' });
+    const rows = [{ name: 'Ann', n: 1 }, { n: 2, name: 'Bob' }];
+    const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'pdf', rows });
+    expect(created.status).toBe(201);
+    const batch = await settled('batches', account.apiKey, created.body.id);
+    expect(batch.state).toBe('complete');
+    for (const [index, hash] of [sha256('{"n":1,"name":"Ann"}'), sha256('{"n":2,"name":"Bob"}')].entries()) {
+      const file = Buffer.from(await (await fetch(batch.rows[index].download_url)).arrayBuffer());
+      const info = pdfCustomInfo(file);
+      expect(info.SvcJobId).toMatch(/^pdf_/);
+      expect(info.SvcTemplateId).toBe(template.id);
+      expect(info.SvcTemplateVersion).toBe('1');
+      expect(info.SvcDataSha256).toBe(hash);
+    }
   });
 });
