@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { EffectiveImageOptions, EffectiveViewport, PdfOptions, RenderProvenance } from '@svc/contracts';
+import { PDFDocument } from 'pdf-lib';
 import { Renderer } from '../src/index.ts';
+import { appendProvenance } from '../src/pdf/provenance.ts';
 
 let renderer: Renderer;
 
@@ -96,7 +98,23 @@ describe('PDF', () => {
     const output = await renderPdf({ format: 'A6' }, html);
     expect(output.pageCount).toBe(1_000);
     expectPdfProvenance(output.bytes);
+    // Chromium's file as it was, and one update after it
+    expect(output.bytes.toString('latin1').match(/startxref/g)).toHaveLength(2);
   });
+});
+
+test('a file with a cross-reference stream (not Chromium\'s layout) is rewritten into a table first, then stamped', async () => {
+  const document = await PDFDocument.create();
+  document.addPage([200, 200]);
+  document.setTitle('Streamed');
+  const streamed = Buffer.from(await document.save({ useObjectStreams: true }));
+  expect(streamed.toString('latin1')).toContain('/XRef');
+  const stamped = await appendProvenance(streamed, provenance);
+  expectPdfProvenance(stamped);
+  expect(pdfinfo(stamped, [])).toMatch(/^Title:\s+Streamed$/m);
+  // stamping twice keeps one value per key
+  const again = await appendProvenance(stamped, { job_id: 'job_second' });
+  expect(pdfinfo(again, ['-custom']).match(/^SvcJobId:.*$/gm)).toEqual(['SvcJobId:        job_second']);
 });
 
 describe('images', () => {

@@ -22,10 +22,10 @@ export async function postProcessPdf(
   const printed = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   // without metadata to write, only the page boxes change: edited in place when Chromium's layout allows
   const trimmed = Object.values(metadata).every((value) => value === undefined) ? trimPageBoxesInPlace(printed, size) : null;
-  const finishedLayout = trimmed ? { bytes: printed, pageCount: trimmed.pageCount } : await finishDocument(pdf, size, metadata);
-  const { pageCount } = finishedLayout;
-  const laidOut = Buffer.from(finishedLayout.bytes.buffer, finishedLayout.bytes.byteOffset, finishedLayout.bytes.byteLength);
-  const bytes = provenance ? await appendProvenance(laidOut, provenance) : laidOut;
+  const boxed = trimmed ? { bytes: printed, pageCount: trimmed.pageCount } : await finishDocument(pdf, size, metadata);
+  const { pageCount } = boxed;
+  const withBoxes = Buffer.from(boxed.bytes.buffer, boxed.bytes.byteOffset, boxed.bytes.byteLength);
+  const bytes = provenance ? await appendProvenance(withBoxes, provenance) : withBoxes;
   const finished = options.password === undefined ? bytes : await encryptPdf(bytes, options.password);
   return { bytes: Buffer.from(finished.buffer, finished.byteOffset, finished.byteLength), pageCount };
 }
