@@ -29,66 +29,55 @@ export const installedFontFamilies: readonly InstalledFontFamily[] = [
   { family: 'Lato', category: 'sans-serif', debianPackage: 'fonts-lato', replaces: [], sample: latinSample },
   { family: 'Noto Sans', category: 'sans-serif', debianPackage: 'fonts-noto-core', replaces: [], sample: 'Sphinx of black quartz · Ζεύς · Съешь же ещё' },
   { family: 'DejaVu Sans', category: 'sans-serif', debianPackage: 'fonts-dejavu-core', replaces: [], sample: latinSample },
-  { family: 'Liberation Serif', category: 'serif', debianPackage: 'fonts-liberation2', replaces: ['Times New Roman', 'Times'], sample: latinSample },
-  { family: 'Caladea', category: 'serif', debianPackage: 'fonts-crosextra-caladea', replaces: ['Cambria'], sample: latinSample },
-  { family: 'Noto Serif', category: 'serif', debianPackage: 'fonts-noto-core', replaces: [], sample: 'Sphinx of black quartz · Ζεύς · Съешь же ещё' },
-  { family: 'DejaVu Serif', category: 'serif', debianPackage: 'fonts-dejavu-core', replaces: [], sample: latinSample },
-  { family: 'Liberation Mono', category: 'monospace', debianPackage: 'fonts-liberation2', replaces: ['Courier New', 'Courier'], sample: 'let total = price * 1.2; // 0O 1lI' },
-  { family: 'Fira Code', category: 'monospace', debianPackage: 'fonts-firacode', replaces: [], sample: 'let total = price * 1.2; // => != <=' },
-  { family: 'DejaVu Sans Mono', category: 'monospace', debianPackage: 'fonts-dejavu-core', replaces: [], sample: 'let total = price * 1.2; // 0O 1lI' },
   { family: 'Noto Sans CJK SC', category: 'sans-serif', debianPackage: 'fonts-noto-cjk', replaces: [], sample: '简体中文 汉字示例' },
   { family: 'Noto Sans CJK TC', category: 'sans-serif', debianPackage: 'fonts-noto-cjk', replaces: [], sample: '繁體中文 漢字範例' },
   { family: 'Noto Sans CJK JP', category: 'sans-serif', debianPackage: 'fonts-noto-cjk', replaces: [], sample: '日本語のサンプル ひらがな カタカナ' },
   { family: 'Noto Sans CJK KR', category: 'sans-serif', debianPackage: 'fonts-noto-cjk', replaces: [], sample: '한국어 견본 글꼴' },
+  { family: 'Liberation Serif', category: 'serif', debianPackage: 'fonts-liberation2', replaces: ['Times New Roman', 'Times'], sample: latinSample },
+  { family: 'Caladea', category: 'serif', debianPackage: 'fonts-crosextra-caladea', replaces: ['Cambria'], sample: latinSample },
+  { family: 'Noto Serif', category: 'serif', debianPackage: 'fonts-noto-core', replaces: [], sample: 'Sphinx of black quartz · Ζεύς · Съешь же ещё' },
+  { family: 'DejaVu Serif', category: 'serif', debianPackage: 'fonts-dejavu-core', replaces: [], sample: latinSample },
   { family: 'Noto Serif CJK SC', category: 'serif', debianPackage: 'fonts-noto-cjk', replaces: [], sample: '简体中文 宋体示例' },
   { family: 'Noto Serif CJK JP', category: 'serif', debianPackage: 'fonts-noto-cjk', replaces: [], sample: '日本語の明朝体' },
+  { family: 'Liberation Mono', category: 'monospace', debianPackage: 'fonts-liberation2', replaces: ['Courier New', 'Courier'], sample: 'let total = price * 1.2; // 0O 1lI' },
+  { family: 'Fira Code', category: 'monospace', debianPackage: 'fonts-firacode', replaces: [], sample: 'let total = price * 1.2; // => != <=' },
+  { family: 'DejaVu Sans Mono', category: 'monospace', debianPackage: 'fonts-dejavu-core', replaces: [], sample: 'let total = price * 1.2; // 0O 1lI' },
   { family: 'Noto Color Emoji', category: 'emoji', debianPackage: 'fonts-noto-color-emoji', replaces: [], sample: '😀 🎉 👍🏽 🇯🇵 ❤️' },
 ];
 
 /**
- * Faces for scripts the Latin families lack, in the order a missing character is looked for.
- * fonts-noto-core holds a face for nearly every script in Unicode; these are the ones named
- * first, so a script DejaVu also covers (Arabic, Hebrew) is drawn with Noto's face.
+ * Each generic CSS family's faces, first to last. Chromium itself resolves the generic names of
+ * a page to Arial, Times New Roman and Courier New (metric aliases below), so these orders
+ * matter where fontconfig resolves a generic name itself.
  */
-export const scriptFallbackFamilies = {
-  'sans-serif': [
-    'Noto Sans',
-    'Noto Sans Arabic',
-    'Noto Sans Hebrew',
-    'Noto Sans Devanagari',
-    'Noto Sans Bengali',
-    'Noto Sans Tamil',
-    'Noto Sans Thai',
-    'Noto Sans Armenian',
-    'Noto Sans Georgian',
-    'Noto Sans Ethiopic',
-    'Noto Sans Symbols',
-    'Noto Sans Symbols2',
-  ],
-  serif: [
-    'Noto Serif',
-    'Noto Naskh Arabic',
-    'Noto Serif Hebrew',
-    'Noto Serif Devanagari',
-    'Noto Serif Bengali',
-    'Noto Serif Tamil',
-    'Noto Serif Thai',
-    'Noto Serif Armenian',
-    'Noto Serif Georgian',
-    'Noto Serif Ethiopic',
-    'Noto Sans Symbols',
-    'Noto Sans Symbols2',
-  ],
-  monospace: ['DejaVu Sans Mono'],
+export const genericFontFamilies = {
+  'sans-serif': ['Liberation Sans', 'Noto Sans'],
+  serif: ['Liberation Serif', 'Noto Serif'],
+  monospace: ['Liberation Mono', 'DejaVu Sans Mono'],
+  emoji: ['Noto Color Emoji'],
 } as const;
 
-/** What each generic CSS family draws with first; the script faces and emoji follow. */
-export const genericFontDefaults = {
-  'sans-serif': 'Liberation Sans',
-  serif: 'Liberation Serif',
-  monospace: 'Liberation Mono',
-  emoji: 'Noto Color Emoji',
-} as const;
+/**
+ * Where a character the page's face lacks is looked for, in order, after the generic faces:
+ * Chromium asks fontconfig for a face that has it in sans-serif's order, whatever the page's
+ * generic family. fonts-noto-core holds a face for nearly every script in Unicode; these come
+ * first, so a script DejaVu Sans also covers (Arabic) is drawn with Noto's face. Chinese,
+ * Japanese and Korean are left to fontconfig's own per-language order (Noto Sans CJK SC, TC,
+ * JP or KR by the text's lang), and emoji to Chromium, which asks for Noto Color Emoji.
+ */
+export const scriptFallbackFamilies = [
+  'Noto Sans Arabic',
+  'Noto Sans Hebrew',
+  'Noto Sans Devanagari',
+  'Noto Sans Bengali',
+  'Noto Sans Tamil',
+  'Noto Sans Thai',
+  'Noto Sans Armenian',
+  'Noto Sans Georgian',
+  'Noto Sans Ethiopic',
+  'Noto Sans Symbols',
+  'Noto Sans Symbols2',
+] as const;
 
 /** Proprietary family -> the installed family with its metrics (from installedFontFamilies). */
 export const metricCompatibleAliases: readonly { name: string; family: string }[] = installedFontFamilies.flatMap((font) =>

@@ -1,10 +1,10 @@
 // The browser's fontconfig file: proprietary family names resolve to their metric-compatible
-// faces, and each generic CSS family to a chosen face and then Noto's script faces. It is
+// faces, and each generic CSS family to chosen faces and then Noto's script faces. It is
 // written into the browser account's own XDG config directory (fontconfig/fonts.conf), which
 // Debian's /etc/fonts/conf.d/50-user.conf includes: the browser reads it as its own file, while
 // the checkout (possibly 0700, in root's home) stays closed to it. Written after Debian's metric
 // aliases (30-) and before its generic preferences (60-), so these win where they differ.
-import { genericFontDefaults, metricCompatibleAliases, scriptFallbackFamilies } from '@svc/rules';
+import { genericFontFamilies, metricCompatibleAliases, scriptFallbackFamilies } from '@svc/rules';
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -18,10 +18,10 @@ function alias(name: string, prefer: readonly string[]): string {
 export function fontconfigXml(): string {
   const aliases = [
     ...metricCompatibleAliases.map(({ name, family }) => alias(name, [family])),
-    alias('sans-serif', [genericFontDefaults['sans-serif'], ...scriptFallbackFamilies['sans-serif']]),
-    alias('serif', [genericFontDefaults.serif, ...scriptFallbackFamilies.serif]),
-    alias('monospace', [genericFontDefaults.monospace, ...scriptFallbackFamilies.monospace]),
-    alias('emoji', [genericFontDefaults.emoji]),
+    alias('sans-serif', [...genericFontFamilies['sans-serif'], ...scriptFallbackFamilies]),
+    alias('serif', [...genericFontFamilies.serif, ...scriptFallbackFamilies]),
+    alias('monospace', [...genericFontFamilies.monospace, ...scriptFallbackFamilies]),
+    alias('emoji', genericFontFamilies.emoji),
   ];
   return [
     '<?xml version="1.0"?>',
