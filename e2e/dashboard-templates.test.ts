@@ -128,7 +128,7 @@ describe('dashboard templates', () => {
     await expect.poll(() => preview(page).locator('h1').textContent(), wait).toBe('Hello world');
 
     const picker = page.getByTestId('font-picker');
-    await picker.getByText('Fonts', { exact: true }).click();
+    await picker.locator('summary').click();
     const rows = picker.locator('li[data-family]');
     expect(await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-family')))).toEqual(
       ['sans-serif', 'serif', 'monospace', 'emoji'].flatMap((category) => installedFontFamilies.filter((font) => font.category === category).map((font) => font.family)),
