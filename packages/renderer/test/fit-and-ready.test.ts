@@ -145,6 +145,31 @@ describe('data-svc-fit="clamp"', () => {
   });
 });
 
+describe('the fitting code is the service\'s own', () => {
+  test('script that replaces what the page offers does not change fitting', async () => {
+    const sabotage = `<script>
+      Element.prototype.getAttribute = () => 'bogus';
+      Array.prototype.slice = () => [];
+      Intl.Segmenter = null;
+      Object.defineProperty(Element.prototype, 'scrollHeight', { get: () => 0 });
+    </script>`;
+    const output = await image(boxed(LONG, 'data-svc-fit="shrink" data-svc-fit-min="24"') + sabotage, 'enabled');
+    expect(output.findings.problems).toEqual([{ type: 'text_fit_minimum', selector: '#box', font_size: 24 }]);
+  });
+
+  test('one account\'s sandbox, reused with script on and off, fits every job', async () => {
+    for (const javascript of ['disabled', 'enabled', 'disabled', 'disabled', 'enabled'] as const) {
+      const output = await renderer.renderImage({
+        html: boxed(LONG, 'data-svc-fit="shrink" data-svc-fit-min="24"'),
+        image: { format: 'png', width: CANVAS.width, height: CANVAS.height },
+        javascript,
+        account: 'acct_fit_reuse',
+      });
+      expect(output.findings.problems).toEqual([{ type: 'text_fit_minimum', selector: '#box', font_size: 24 }]);
+    }
+  });
+});
+
 describe('window.svcReady', () => {
   // the chart appears 2 s after load: long enough that a capture that does not wait misses it
   const lateChart = (ready: boolean) => `<body style="margin:0;background:#fff">
