@@ -1,0 +1,168 @@
+// The report's look at the loaded page, before capture: script it holds, layout problems,
+// characters no font draws, resources that did not arrive whole, and the fonts it uses. One
+// evaluation does most of it; the rest runs only when there is something to look at.
+import type { CDPSession, Page } from 'puppeteer-core';
+import { type JavascriptMode, maxReportQuoteChars, type ReportFont } from '@svc/contracts';
+import type { FindingsCollector } from './findings-collector.ts';
+import { reportUrl } from './blocked-requests.ts';
+import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
+import { type CodePointRanges, systemGlyphCoverage } from './system-glyphs.ts';
+
+export interface PageInspection {
+  javascript: JavascriptMode;
+  /** CSS pixels the content must fit in: a PDF's printable width, an image's width */
+  pageWidth: number;
+  /**
+   * Lay the document's root out at pageWidth while measuring: a PDF is printed at its
+   * printable width, not at the width of its viewport.
+   */
+  fitRoot: boolean;
+}
+
+/** Bounds of the work, whatever the document's length. */
+const limits = {
+  /** elements looked at for script handlers, clipping and width */
+  maxElements: 20_000,
+  /** entries of each kind of problem */
+  maxEntries: 20,
+  /** characters of text read for glyphs */
+  maxTextChars: 2_000_000,
+  /** text nodes whose style is read for the fonts list */
+  maxStyledNodes: 5_000,
+  /** distinct font styles sampled for the fonts list */
+  maxSamples: 40,
+  /** characters no system font covers that are looked up in the page */
+  maxCandidates: 200,
+};
+
+/** A character no font has (the last private-use code point): what a font draws for a missing glyph. */
+const NO_GLYPH = '\u{10FFFD}';
+
+interface Inspected {
+  scriptElements: number;
+  eventHandlers: number;
+  clipped: { selector: string; context: string; box: { width: number; height: number }; content: { width: number; height: number } }[];
+  wide: { selector: string; width: number; page_width: number }[];
+  characters: string;
+  samples: { selector: string; chars: number }[];
+  textChars: number;
+  sampledChars: number;
+  images: string[];
+  fonts: string[];
+}
+
+interface MissingGlyph {
+  character: string;
+  count: number;
+  selector: string;
+  context: string;
+}
+
+export async function inspectPage(page: Page, session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+  const options = {
+    ...limits,
+    quoteChars: maxReportQuoteChars,
+    pageWidth: inspection.pageWidth,
+    fitRootTo: inspection.fitRoot ? inspection.pageWidth : null,
+  };
+  const seen = (await page.evaluate(`(${INSPECT_PAGE})(${JSON.stringify(options)})`)) as Inspected;
+
+  found.findings.script = { script_elements: seen.scriptElements, event_handlers: seen.eventHandlers };
+  if (inspection.javascript === 'disabled' && (seen.scriptElements > 0 || seen.eventHandlers > 0)) {
+    found.problem({ type: 'script_disabled', script_elements: seen.scriptElements, event_handlers: seen.eventHandlers });
+  }
+  for (const clipped of seen.clipped) found.problem({ type: 'clipped_content', ...clipped });
+  for (const wide of seen.wide) found.problem({ type: 'wider_than_page', ...wide });
+  for (const url of seen.images) found.problem({ type: 'resource_failed', url: reportUrl(url), reason: 'image_not_decoded', resource_type: 'image' });
+  for (const url of seen.fonts) found.problem({ type: 'resource_failed', url: reportUrl(url), reason: 'font_not_loaded', resource_type: 'font' });
+
+  const candidates = uncovered(seen.characters, await systemGlyphCoverage());
+  if (candidates.length > 0) {
+    const locate = { ...options, characters: candidates, noGlyph: NO_GLYPH };
+    const missing = (await page.evaluate(`(${LOCATE_MISSING_GLYPHS})(${JSON.stringify(locate)})`)) as MissingGlyph[];
+    for (const glyph of missing) found.problem({ type: 'missing_glyph', code_point: codePointName(glyph.character), ...glyph });
+  }
+
+  const scale = seen.sampledChars > 0 ? seen.textChars / seen.sampledChars : 1;
+  found.fonts(await fontsInUse(session, seen.samples, found.brandFamilies, scale));
+}
+
+/** Characters that draw nothing by themselves (spaces, controls, format and variation characters) are never missing. */
+const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Z}\p{Cs}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]$/u;
+
+/** The distinct characters of the text that no system font covers (all of them when coverage is unknown). */
+function uncovered(characters: string, coverage: CodePointRanges | null): string[] {
+  const result: string[] = [];
+  for (const character of characters) {
+    if (INVISIBLE.test(character)) continue;
+    if (coverage && covers(coverage, character.codePointAt(0)!)) continue;
+    result.push(character);
+    if (result.length >= limits.maxCandidates) break;
+  }
+  return result;
+}
+
+function covers(ranges: CodePointRanges, codePoint: number): boolean {
+  let low = 0;
+  let high = ranges.length / 2 - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (codePoint < ranges[middle * 2]!) high = middle - 1;
+    else if (codePoint > ranges[middle * 2 + 1]!) low = middle + 1;
+    else return true;
+  }
+  return false;
+}
+
+function codePointName(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+type PlatformFont = { familyName: string; postScriptName?: string; isCustomFont: boolean; glyphCount: number };
+
+/**
+ * The faces that drew the sampled elements (one per distinct font style), as Chromium reports
+ * them: the face's own family and PostScript name, and whether it is a web font. A sample's
+ * characters are shared among its faces in proportion to the glyphs each drew, and scaled up
+ * to the whole text when only part of it was sampled. The CSS domain is on only meanwhile.
+ */
+async function fontsInUse(session: CDPSession, samples: Inspected['samples'], brandFamilies: ReadonlySet<string>, scale: number): Promise<ReportFont[]> {
+  if (samples.length === 0) return [];
+  const faces = new Map<string, ReportFont>();
+  try {
+    await Promise.all([session.send('DOM.enable'), session.send('CSS.enable')]);
+    const { root } = await session.send('DOM.getDocument', { depth: 0 });
+    const answers = await Promise.all(
+      samples.map(async (sample) => {
+        try {
+          const { nodeId } = await session.send('DOM.querySelector', { nodeId: root.nodeId, selector: sample.selector });
+          if (!nodeId) return null;
+          const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId });
+          return { fonts: fonts as PlatformFont[], chars: sample.chars };
+        } catch {
+          return null; // the element is gone or its selector does not parse: one sample fewer
+        }
+      }),
+    );
+    for (const answer of answers) {
+      if (!answer) continue;
+      const drawn = answer.fonts.reduce((sum, font) => sum + font.glyphCount, 0);
+      for (const font of answer.fonts) {
+        if (font.glyphCount === 0) continue;
+        const face = font.postScriptName || font.familyName;
+        const glyphs = Math.max(1, Math.round((font.glyphCount / drawn) * answer.chars * scale));
+        const known = faces.get(face);
+        if (known) known.glyphs += glyphs;
+        else faces.set(face, { family: font.familyName.slice(0, 200), face: face.slice(0, 200), source: sourceOf(font, brandFamilies), embedded: null, glyphs });
+      }
+    }
+  } finally {
+    await Promise.all([session.send('CSS.disable'), session.send('DOM.disable')]).catch(() => undefined);
+  }
+  return [...faces.values()].sort((a, b) => b.glyphs - a.glyphs);
+}
+
+function sourceOf(font: PlatformFont, brandFamilies: ReadonlySet<string>): ReportFont['source'] {
+  if (!font.isCustomFont) return 'system';
+  return brandFamilies.has(font.familyName) ? 'brand_kit' : 'document';
+}
