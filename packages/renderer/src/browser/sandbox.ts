@@ -87,9 +87,10 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
     const { page, session, violations, assets } = parts;
     violations.renew();
     assets.current = options.assets;
+    // what the page still does after its job ended belongs to no report
     parts.found.current = options.found;
-    try {
-      return await violations.guard(async () => {
+    const unsetFindings = () => (parts.found.current = undefined);
+    return violations.guard(async () => {
       if (options.javascript === 'enabled') {
         parts.scripted = true;
         await enableJavascript(page, violations);
@@ -102,11 +103,7 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
       await auditResourceHints(session, violations);
       if (options.found && options.inspect) await inspectPage(page, session, options.found, options.inspect);
       return capture(page, session);
-    });
-    } finally {
-      // what the page still does after its job ended belongs to no report
-      parts.found.current = undefined;
-    }
+    }).finally(unsetFindings);
   });
 }
 
