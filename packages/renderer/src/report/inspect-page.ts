@@ -21,14 +21,18 @@ export interface PageInspection {
 
 /** Bounds of the work, whatever the document's length. */
 const limits = {
-  /** elements looked at for script handlers, clipping and width */
-  maxElements: 20_000,
+  /** elements looked at for event handler attributes (a cheap look) */
+  maxHandlerElements: 20_000,
+  /** elements looked at for clipping and width */
+  maxElements: 5_000,
+  /** a PDF's root is laid out at the printable width (a relayout) only up to this many elements */
+  maxFitElements: 5_000,
   /** entries of each kind of problem */
   maxEntries: 20,
   /** characters of text read for glyphs */
   maxTextChars: 2_000_000,
   /** text nodes whose style is read for the fonts list */
-  maxStyledNodes: 5_000,
+  maxStyledNodes: 500,
   /** distinct font styles sampled for the fonts list */
   maxSamples: 40,
   /** characters no system font covers that are looked up in the page */
@@ -130,8 +134,8 @@ async function fontsInUse(session: CDPSession, samples: Inspected['samples'], br
   if (samples.length === 0) return [];
   const faces = new Map<string, ReportFont>();
   try {
-    await Promise.all([session.send('DOM.enable'), session.send('CSS.enable')]);
-    const { root } = await session.send('DOM.getDocument', { depth: 0 });
+    // DevTools answers a session's commands in order: sent together, they cost one round trip
+    const [, , { root }] = await Promise.all([session.send('DOM.enable'), session.send('CSS.enable'), session.send('DOM.getDocument', { depth: 0 })]);
     const answers = await Promise.all(
       samples.map(async (sample) => {
         try {
@@ -157,7 +161,8 @@ async function fontsInUse(session: CDPSession, samples: Inspected['samples'], br
       }
     }
   } finally {
-    await Promise.all([session.send('CSS.disable'), session.send('DOM.disable')]).catch(() => undefined);
+    // not awaited: commands that follow on the session (the capture) come after them anyway
+    void Promise.all([session.send('CSS.disable'), session.send('DOM.disable')]).catch(() => undefined);
   }
   return [...faces.values()].sort((a, b) => b.glyphs - a.glyphs);
 }

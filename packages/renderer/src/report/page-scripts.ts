@@ -46,14 +46,16 @@ export const INSPECT_PAGE = `async (options) => {
   for (const script of document.getElementsByTagName('script')) {
     if (scriptType.test((script.getAttribute('type') || '').trim())) result.scriptElements++;
   }
-  for (let index = 0; index < all.length && index < options.maxElements; index++) {
+  for (let index = 0; index < all.length && index < options.maxHandlerElements; index++) {
     for (const attribute of all[index].attributes) if (attribute.name.startsWith('on')) result.eventHandlers++;
   }
 
   const root = document.documentElement;
   const body = document.body;
   let fitted = null;
-  if (options.fitRootTo !== null) {
+  // a relayout of a long document costs more than the rest together: past the bound its width is not checked
+  const fits = options.fitRootTo !== null && all.length <= options.maxFitElements;
+  if (fits) {
     fitted = new CSSStyleSheet();
     fitted.replaceSync('html { width: ' + options.fitRootTo + 'px !important; min-width: 0 !important; max-width: none !important; }');
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, fitted];
@@ -65,7 +67,7 @@ export const INSPECT_PAGE = `async (options) => {
       // least the viewport's: it tells whether anything is wider than an image, but not whether
       // anything is wider than a fitted root narrower than the viewport, so then every element is measured.
       const scroller = document.scrollingElement;
-      const wide = fitted !== null || root.scrollWidth > pageWidth + 1;
+      const wide = options.fitRootTo === null ? root.scrollWidth > pageWidth + 1 : fits;
       const reported = new Set();
       const insideReported = (element) => {
         for (let node = element.parentElement; node; node = node.parentElement) if (reported.has(node)) return true;
