@@ -61,6 +61,13 @@ test('a blocked request is on the failed render error, with the URL as written a
   expect(findings.problems.every((problem) => problem.type === 'resource_blocked')).toBe(true);
 });
 
+test('a local file and a resource hint are blocked by their own rules', async () => {
+  const { findings } = await failedFindings(image('<img src="file:///etc/hostname">'));
+  expect(findings.problems).toContainEqual(expect.objectContaining({ type: 'resource_blocked', url: 'file:///etc/hostname', rule: 'local_file' }));
+  const hinted = await failedFindings(image('<link rel="preconnect" href="https://fonts.example.com"><p>Text</p>'));
+  expect(hinted.findings.problems).toEqual([{ type: 'resource_blocked', url: 'https://fonts.example.com', rule: 'resource_hint', resource_type: 'preconnect' }]);
+});
+
 test('an asset the job does not have fails the render as before and is reported by its asset:// reference', async () => {
   const reference = 'asset://asset_00000000000000000000000000000000';
   const { error, findings } = await failedFindings(pdf(`<img src="${reference}">`, 'disabled', async () => null));

@@ -18,12 +18,12 @@ export interface RefusedRequest {
 const WORKERS = new Set(['worker', 'service_worker', 'shared_worker']);
 const SOCKETS = new Set(['websocket', 'webtransport']);
 
-function ruleOf({ layer, kind }: RefusedRequest): BlockRule {
+function ruleOf({ layer, kind, url }: RefusedRequest): BlockRule {
   if (layer === 'resource_hint') return 'resource_hint';
+  if (kind === 'local_resource' || /^file:/i.test(url ?? '')) return 'local_file';
   if (WORKERS.has(kind)) return 'worker';
   if (SOCKETS.has(kind)) return 'websocket';
   if (kind === 'popup' || (layer === 'target' && kind === 'page')) return 'popup';
-  if (kind === 'local_resource') return 'local_file';
   // a frame's document or the page navigating away
   if (kind === 'document') return 'navigation';
   return 'network';

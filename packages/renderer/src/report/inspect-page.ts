@@ -2,7 +2,7 @@
 // characters no font draws, resources that did not arrive whole, and the fonts it uses. One
 // evaluation does most of it; the rest runs only when there is something to look at.
 import type { CDPSession, Page } from 'puppeteer-core';
-import { type JavascriptMode, maxReportQuoteChars, type ReportFont } from '@svc/contracts';
+import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
 import type { FindingsCollector } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';
 import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
@@ -62,7 +62,20 @@ interface MissingGlyph {
   context: string;
 }
 
+/**
+ * Inspects the loaded page for the report. A look that fails (the page gone, or its script
+ * having replaced what the look uses) leaves the report without what it would have found; it
+ * never fails the render, which goes on to capture and fails there if the page is gone.
+ */
 export async function inspectPage(page: Page, session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+  try {
+    await inspect(page, session, found, inspection);
+  } catch {
+    // nothing to add: the report keeps what was found before
+  }
+}
+
+async function inspect(page: Page, session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
   const options = {
     ...limits,
     quoteChars: maxReportQuoteChars,
@@ -71,23 +84,29 @@ export async function inspectPage(page: Page, session: CDPSession, found: Findin
   };
   const seen = (await page.evaluate(`(${INSPECT_PAGE})(${JSON.stringify(options)})`)) as Inspected;
 
-  found.findings.script = { script_elements: seen.scriptElements, event_handlers: seen.eventHandlers };
-  if (inspection.javascript === 'disabled' && (seen.scriptElements > 0 || seen.eventHandlers > 0)) {
-    found.problem({ type: 'script_disabled', script_elements: seen.scriptElements, event_handlers: seen.eventHandlers });
-  }
-  for (const clipped of seen.clipped) found.problem({ type: 'clipped_content', ...clipped });
-  for (const wide of seen.wide) found.problem({ type: 'wider_than_page', ...wide });
-  for (const url of seen.images) found.problem({ type: 'resource_failed', url: reportUrl(url), reason: 'image_not_decoded', resource_type: 'image' });
-  for (const url of seen.fonts) found.problem({ type: 'resource_failed', url: reportUrl(url), reason: 'font_not_loaded', resource_type: 'font' });
+  // with the document's script on, the page could have changed what the look relies on: what
+  // comes back is checked against the report's own schema before it is kept
+  const add = (problem: unknown) => {
+    const checked = ReportProblem.safeParse(problem);
+    if (checked.success) found.problem(checked.data);
+  };
+  const count = (value: unknown) => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0);
+  const script = { script_elements: count(seen.scriptElements), event_handlers: count(seen.eventHandlers) };
+  found.findings.script = script;
+  if (inspection.javascript === 'disabled' && (script.script_elements > 0 || script.event_handlers > 0)) add({ type: 'script_disabled', ...script });
+  for (const clipped of seen.clipped) add({ type: 'clipped_content', ...clipped });
+  for (const wide of seen.wide) add({ type: 'wider_than_page', ...wide });
+  for (const url of seen.images) add({ type: 'resource_failed', url: reportUrl(String(url)), reason: 'image_not_decoded', resource_type: 'image' });
+  for (const url of seen.fonts) add({ type: 'resource_failed', url: reportUrl(String(url)), reason: 'font_not_loaded', resource_type: 'font' });
 
-  const candidates = uncovered(seen.characters, await systemGlyphCoverage());
+  const candidates = uncovered(String(seen.characters), await systemGlyphCoverage());
   if (candidates.length > 0) {
     const locate = { ...options, characters: candidates, noGlyph: NO_GLYPH };
     const missing = (await page.evaluate(`(${LOCATE_MISSING_GLYPHS})(${JSON.stringify(locate)})`)) as MissingGlyph[];
-    for (const glyph of missing) found.problem({ type: 'missing_glyph', code_point: codePointName(glyph.character), ...glyph });
+    for (const glyph of missing) add({ type: 'missing_glyph', code_point: codePointName(String(glyph.character)), ...glyph });
   }
 
-  const scale = seen.sampledChars > 0 ? seen.textChars / seen.sampledChars : 1;
+  const scale = count(seen.sampledChars) > 0 ? count(seen.textChars) / count(seen.sampledChars) : 1;
   found.fonts(await fontsInUse(session, seen.samples, found.brandFamilies, scale));
 }
 
@@ -142,7 +161,7 @@ async function fontsInUse(session: CDPSession, samples: Inspected['samples'], br
           const { nodeId } = await session.send('DOM.querySelector', { nodeId: root.nodeId, selector: sample.selector });
           if (!nodeId) return null;
           const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId });
-          return { fonts: fonts as PlatformFont[], chars: sample.chars };
+          return { fonts: fonts as PlatformFont[], chars: Number.isSafeInteger(sample.chars) ? sample.chars : 0 };
         } catch {
           return null; // the element is gone or its selector does not parse: one sample fewer
         }
