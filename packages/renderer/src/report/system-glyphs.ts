@@ -1,4 +1,4 @@
-// The code points the installed fonts can draw: the union of every font's character set as
+// The code points the installed fonts can draw: the union of every scalable font's character set as
 // fontconfig (which Chromium's font fallback consults) reports it. Read once per process, on
 // first use, and kept: fonts are installed with the machine, not while it runs.
 import { execFile } from 'node:child_process';
@@ -19,7 +19,7 @@ export function systemGlyphCoverage(): Promise<CodePointRanges | null> {
 
 async function readCoverage(): Promise<CodePointRanges | null> {
   try {
-    const { stdout } = await run('fc-list', ['--format', '%{charset}\n'], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('fc-list', [':scalable=true', '--format', '%{charset}\n'], { maxBuffer: 64 * 1024 * 1024 });
     return parseCharsets(stdout);
   } catch {
     return null;
