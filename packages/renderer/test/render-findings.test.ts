@@ -135,3 +135,12 @@ test('a font served from a brand kit asset is a brand_kit face', async () => {
   const output = await pdf(`<style>@font-face { font-family: Brand; src: url(${reference}) }</style><p style="font-family: Brand">Brand words</p>`, 'disabled', assets);
   expect(output.findings.fonts).toContainEqual(expect.objectContaining({ face: 'DejaVuSans-Bold', source: 'brand_kit', embedded: true }));
 });
+
+test("a document whose script breaks the look still renders, without problems made up by the look", async () => {
+  const html =
+    '<p id="text">Text</p><script>window.getComputedStyle = () => { throw new Error("no") }; ' +
+    'document.getElementsByTagName = () => [{ attributes: [{ name: "onx" }] }];</script>';
+  const output = await pdf(html, 'enabled');
+  expect(output.pageCount).toBe(1);
+  expect(output.findings.problems).toEqual([]);
+});
