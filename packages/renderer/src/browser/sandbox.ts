@@ -101,7 +101,7 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
       }
       await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
       await auditResourceHints(session, violations);
-      if (options.found && options.inspect) await inspectPage(page, session, options.found, options.inspect);
+      if (options.found && options.inspect) await inspectPage(session, options.found, options.inspect);
       return capture(page, session);
     }).finally(unsetFindings);
   });

@@ -1,8 +1,9 @@
 // The report's look at the loaded page, before capture: script it holds, layout problems,
 // characters no font draws, resources that did not arrive whole, and the fonts it uses. One
 // evaluation does most of it; the rest runs only when there is something to look at.
-import type { CDPSession, Page } from 'puppeteer-core';
+import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
+import { evaluateIsolated } from '../browser/isolated-world.ts';
 import type { FindingsCollector } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';
 import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
@@ -63,29 +64,29 @@ interface MissingGlyph {
 }
 
 /**
- * Inspects the loaded page for the report. A look that fails (the page gone, or its script
- * having replaced what the look uses) leaves the report without what it would have found; it
- * never fails the render, which goes on to capture and fails there if the page is gone.
+ * Inspects the loaded page for the report, in the service's isolated world (out of reach of the
+ * document's script). A look that fails (the page gone) leaves the report without what it
+ * would have found; it never fails the render, which goes on to capture and fails there.
  */
-export async function inspectPage(page: Page, session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+export async function inspectPage(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
   try {
-    await inspect(page, session, found, inspection);
+    await inspect(session, found, inspection);
   } catch {
     // nothing to add: the report keeps what was found before
   }
 }
 
-async function inspect(page: Page, session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
   const options = {
     ...limits,
     quoteChars: maxReportQuoteChars,
     pageWidth: inspection.pageWidth,
     fitRootTo: inspection.fitRoot ? inspection.pageWidth : null,
   };
-  const seen = (await page.evaluate(`(${INSPECT_PAGE})(${JSON.stringify(options)})`)) as Inspected;
+  const seen = (await evaluateIsolated(session, `(${INSPECT_PAGE})(${JSON.stringify(options)})`)) as Inspected;
 
-  // with the document's script on, the page could have changed what the look relies on: what
-  // comes back is checked against the report's own schema before it is kept
+  // the look runs in the service's isolated world, out of reach of the document's script; what
+  // comes back from the page is still checked against the report's own schema before it is kept
   const add = (problem: unknown) => {
     const checked = ReportProblem.safeParse(problem);
     if (checked.success) found.problem(checked.data);
@@ -102,7 +103,7 @@ async function inspect(page: Page, session: CDPSession, found: FindingsCollector
   const candidates = uncovered(String(seen.characters), await systemGlyphCoverage());
   if (candidates.length > 0) {
     const locate = { ...options, characters: candidates, noGlyph: NO_GLYPH };
-    const missing = (await page.evaluate(`(${LOCATE_MISSING_GLYPHS})(${JSON.stringify(locate)})`)) as MissingGlyph[];
+    const missing = (await evaluateIsolated(session, `(${LOCATE_MISSING_GLYPHS})(${JSON.stringify(locate)})`)) as MissingGlyph[];
     for (const glyph of missing) add({ type: 'missing_glyph', code_point: codePointName(String(glyph.character)), ...glyph });
   }
 

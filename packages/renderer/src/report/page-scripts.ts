@@ -1,6 +1,6 @@
-// What the report reads inside the loaded page. Plain JavaScript source, not functions: it runs
-// with the document's script off too, and functions handed to page.evaluate are serialized with
-// toString(), where a transpiler may have added helpers that do not exist in the page (see
+// What the report reads inside the loaded page, in the service's isolated world
+// (browser/isolated-world.ts). Plain JavaScript source, not functions: a function's toString()
+// may carry helpers a transpiler added that do not exist in the page (see
 // canvas/select-canvas-pages.ts). Each is a function expression the caller applies to a JSON
 // argument. Every loop is bounded, so a long document costs a bounded amount.
 
