@@ -21,7 +21,10 @@ import { stampImage } from './image/provenance.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
+import { markEmbeddedFaces } from './report/embedded-fonts.ts';
 import { FindingsCollector } from './report/findings-collector.ts';
+import { systemGlyphCoverage } from './report/system-glyphs.ts';
+import { printableWidthPx } from './pdf/page-size.ts';
 import type { RendererLogger, RendererOptions, RendererStatus } from './types.ts';
 
 const silent: RendererLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -46,15 +49,19 @@ export function defaultWarmSandboxes(memoryBytes = totalmem()): number {
 export class Renderer implements RenderEngine {
   readonly #pool: BrowserPool;
   readonly #renderTimeoutMs: number;
+  readonly #inspectPages: boolean;
 
-  private constructor(pool: BrowserPool, renderTimeoutMs: number) {
+  private constructor(pool: BrowserPool, renderTimeoutMs: number, inspectPages: boolean) {
     this.#pool = pool;
     this.#renderTimeoutMs = renderTimeoutMs;
+    this.#inspectPages = inspectPages;
   }
 
   /** Launches the first browser; resolves once it is ready to take renders. */
   static async start(options: RendererOptions = {}): Promise<Renderer> {
     const logger = options.logger ?? silent;
+    // read once per process; started now so no render waits for it
+    if (options.inspectPages !== false) void systemGlyphCoverage();
     const pool = await BrowserPool.start({
       executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
@@ -69,7 +76,7 @@ export class Renderer implements RenderEngine {
       },
       logger,
     });
-    return new Renderer(pool, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
+    return new Renderer(pool, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs, options.inspectPages !== false);
   }
 
   async renderPdf(input: RenderPdfInput): Promise<RenderOutput> {
@@ -88,9 +95,11 @@ export class Renderer implements RenderEngine {
           bulk: input.bulk,
           viewport: input.viewport,
           found,
+          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true } : undefined,
         },
         (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
       );
+      markEmbeddedFaces(found, printed);
       // outside the pool slot: post-processing needs no browser
       const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));
       return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };
@@ -114,6 +123,7 @@ export class Renderer implements RenderEngine {
           bulk: input.bulk,
           viewport: { width: input.image.width, height: input.image.height, device_scale_factor: 1 },
           found,
+          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: input.image.width, fitRoot: false } : undefined,
         },
         (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
       );
