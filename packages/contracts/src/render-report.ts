@@ -24,7 +24,11 @@ const ReportFont = z.strictObject({
   face: z.string().max(200).meta({ description: 'The face: its PostScript name (for example NotoSansCJKjp-Bold).' }),
   source: z.enum(fontSources).meta({ description: 'document: a web font of the document; brand_kit: a font of the brand kit the template uses; system: installed on the service.' }),
   embedded: z.boolean().nullable().meta({ description: 'PDF only: whether the face is embedded in the file; null for images.' }),
-  glyphs: z.int().min(0).meta({ description: 'How many glyphs of the document this face drew.' }),
+  glyphs: z
+    .int()
+    .min(0)
+    .nullable()
+    .meta({ description: 'About how many characters of the document this face drew (estimated from a sample of the text); null when the face was read from the printed PDF, which names its faces but does not count them.' }),
 });
 
 export const resourceBlockRules = ['network', 'local_file', 'websocket', 'worker', 'popup', 'navigation', 'resource_hint'] as const;

@@ -21,9 +21,9 @@ import { stampImage } from './image/provenance.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
-import { markEmbeddedFaces } from './report/embedded-fonts.ts';
+import { reportPrintedFaces } from './report/embedded-fonts.ts';
 import { FindingsCollector } from './report/findings-collector.ts';
-import { systemGlyphCoverage } from './report/system-glyphs.ts';
+import { systemFaceFamilies, systemGlyphCoverage } from './report/system-glyphs.ts';
 import { printableWidthPx } from './pdf/page-size.ts';
 import type { RendererLogger, RendererOptions, RendererStatus } from './types.ts';
 
@@ -61,7 +61,10 @@ export class Renderer implements RenderEngine {
   static async start(options: RendererOptions = {}): Promise<Renderer> {
     const logger = options.logger ?? silent;
     // read once per process; started now so no render waits for it
-    if (options.inspectPages !== false) void systemGlyphCoverage();
+    if (options.inspectPages !== false) {
+      void systemGlyphCoverage();
+      void systemFaceFamilies();
+    }
     const pool = await BrowserPool.start({
       executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
@@ -95,11 +98,14 @@ export class Renderer implements RenderEngine {
           bulk: input.bulk,
           viewport: input.viewport,
           found,
-          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true } : undefined,
+          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, fonts: 'printed' } : undefined,
         },
-        (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
+        async (page, session) => {
+          const printed = await found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages));
+          if (this.#inspectPages) await reportPrintedFaces(session, found, printed);
+          return printed;
+        },
       );
-      markEmbeddedFaces(found, printed);
       // outside the pool slot: post-processing needs no browser
       const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));
       return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };
@@ -123,7 +129,7 @@ export class Renderer implements RenderEngine {
           bulk: input.bulk,
           viewport: { width: input.image.width, height: input.image.height, device_scale_factor: 1 },
           found,
-          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: input.image.width, fitRoot: false } : undefined,
+          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: input.image.width, fitRoot: false, fonts: 'page' } : undefined,
         },
         (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
       );

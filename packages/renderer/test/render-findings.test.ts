@@ -129,6 +129,18 @@ test('fonts: a system face and a web font of the document, embedded in the PDF; 
   expect(captured.findings.fonts.map((font) => font.face).sort()).toEqual(printed.findings.fonts.map((font) => font.face).sort());
 });
 
+test('a PDF with installed fonts only lists its faces from the printed file: family, system, embedded; the same faces the page reports for an image', async () => {
+  const html = '<p style="font-family: Arial">Sans words</p><p style="font-family: \'Times New Roman\'; font-weight: bold">Serif words</p>';
+  const [printed, captured] = await Promise.all([pdf(html), image(html)]);
+  expect(printed.findings.fonts).toEqual(
+    expect.arrayContaining([
+      { family: 'Liberation Sans', face: 'LiberationSans', source: 'system', embedded: true, glyphs: null },
+      { family: 'Liberation Serif', face: 'LiberationSerif-Bold', source: 'system', embedded: true, glyphs: null },
+    ]),
+  );
+  expect(printed.findings.fonts.map((font) => font.face).sort()).toEqual(captured.findings.fonts.map((font) => font.face).sort());
+});
+
 test('a font served from a brand kit asset is a brand_kit face', async () => {
   const reference = 'asset://asset_fedcba9876543210fedcba9876543210';
   const assets: AssetResolver = async (url) => (url === reference ? { bytes: fontBytes, mediaType: 'font/ttf', fontFamily: 'DejaVu Sans' } : null);

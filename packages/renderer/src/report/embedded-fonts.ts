@@ -1,14 +1,26 @@
-// Which faces Chromium embedded in a printed PDF: the FontName of each font descriptor, read
-// from the printer's own output (before post-processing, which may compress or encrypt it).
-// Chromium writes its font descriptors as plain objects, so a scan of the bytes finds them.
+// The fonts list of a PDF, read from the printer's own output (before post-processing, which
+// may compress or encrypt it): the FontName of each font descriptor, which Chromium writes as
+// plain objects, so a scan of the bytes finds them. Two cases need the page itself (DevTools'
+// platform fonts of sampled elements, the costly way images always take): faces Chromium writes
+// as Type 3 fonts (CFF outlines such as Inter or Noto CJK, colour emoji) carry no name, and a
+// web font named like an installed face cannot be told from it by name.
+import type { CDPSession } from 'puppeteer-core';
+import type { ReportFont } from '@svc/contracts';
 import type { FindingsCollector } from './findings-collector.ts';
+import { fontsInUse } from './inspect-page.ts';
+import { systemFaceFamilies } from './system-glyphs.ts';
 
 const FONT_NAME = /\/FontName\s*\/([^\s/<>[\]()%]+)/g;
+const TYPE3_FONT = /\/Subtype\s*\/Type3\b/;
 /** Embedded subsets are named with a six-letter tag: ABCDEF+Face. */
 const SUBSET_TAG = /^[A-Z]{6}\+/;
 
-export function embeddedFaceNames(pdf: Uint8Array): Set<string> {
-  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+function latin1(pdf: Uint8Array): string {
+  return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
+}
+
+export function embeddedFaceNames(pdf: Uint8Array | string): Set<string> {
+  const text = typeof pdf === 'string' ? pdf : latin1(pdf);
   const names = new Set<string>();
   for (const match of text.matchAll(FONT_NAME)) {
     // PDF names escape characters outside the regular set as #xx
@@ -18,9 +30,37 @@ export function embeddedFaceNames(pdf: Uint8Array): Set<string> {
   return names;
 }
 
-/** Marks each face of the findings as embedded in the printed file or not. */
-export function markEmbeddedFaces(found: FindingsCollector, printed: Uint8Array): void {
-  if (found.findings.fonts.length === 0) return;
-  const embedded = embeddedFaceNames(printed);
-  for (const font of found.findings.fonts) font.embedded = embedded.has(font.face);
+/**
+ * Sets the findings' fonts from the printed file (the page still loaded, for a file with unnamed
+ * faces). Every face the printer drew is in the file, by name or as Type 3 glyph procedures.
+ */
+export async function reportPrintedFaces(session: CDPSession, found: FindingsCollector, printed: Uint8Array): Promise<void> {
+  const text = latin1(printed);
+  const named = embeddedFaceNames(text);
+  const samples = found.fontSamples;
+  if (samples && (samples.webFonts || TYPE3_FONT.test(text))) {
+    const fonts = await fontsInUse(session, samples, found.brandFamilies).catch(() => []);
+    for (const font of fonts) font.embedded = named.has(font.face) || TYPE3_FONT.test(text);
+    found.fonts(fonts);
+    return;
+  }
+  found.fonts(await namedFaces(named, found.brandFamilies));
+}
+
+const compact = (name: string) => name.replace(/[\s-]/g, '').toLowerCase();
+
+/** Faces known by their PostScript names: the system's by fontconfig, the others the document's or the brand kit's. */
+async function namedFaces(names: ReadonlySet<string>, brandFamilies: ReadonlySet<string>): Promise<ReportFont[]> {
+  const system = await systemFaceFamilies();
+  const fonts: ReportFont[] = [];
+  for (const face of names) {
+    const family = system?.get(face);
+    if (family) {
+      fonts.push({ family, face, source: 'system', embedded: true, glyphs: null });
+      continue;
+    }
+    const brand = [...brandFamilies].find((candidate) => compact(face).startsWith(compact(candidate)));
+    fonts.push({ family: (brand ?? face.split('-')[0] ?? face).slice(0, 200), face: face.slice(0, 200), source: brand ? 'brand_kit' : 'document', embedded: true, glyphs: null });
+  }
+  return fonts;
 }

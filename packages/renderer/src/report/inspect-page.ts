@@ -4,7 +4,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
 import { evaluateIsolated } from '../browser/isolated-world.ts';
-import type { FindingsCollector } from './findings-collector.ts';
+import type { FindingsCollector, FontSamples } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';
 import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
 import { type CodePointRanges, systemGlyphCoverage } from './system-glyphs.ts';
@@ -18,6 +18,12 @@ export interface PageInspection {
    * printable width, not at the width of its viewport.
    */
   fitRoot: boolean;
+  /**
+   * Where the fonts list comes from: the page (DevTools' platform fonts of sampled elements) or
+   * the printed file, which names each face it embeds (see facesOfPrintedPdf). A PDF takes the
+   * file: asking the page costs a fast render more than everything else in the look.
+   */
+  fonts: 'page' | 'printed';
 }
 
 /** Bounds of the work, whatever the document's length. */
@@ -54,6 +60,8 @@ interface Inspected {
   sampledChars: number;
   images: string[];
   fonts: string[];
+  /** web fonts the document loaded */
+  webFonts: number;
 }
 
 interface MissingGlyph {
@@ -108,7 +116,8 @@ async function inspect(session: CDPSession, found: FindingsCollector, inspection
   }
 
   const scale = count(seen.sampledChars) > 0 ? count(seen.textChars) / count(seen.sampledChars) : 1;
-  found.fonts(await fontsInUse(session, seen.samples, found.brandFamilies, scale));
+  if (inspection.fonts === 'printed') found.fontSamples = { samples: seen.samples, scale, webFonts: count(seen.webFonts) > 0 };
+  else found.fonts(await fontsInUse(session, { samples: seen.samples, scale, webFonts: count(seen.webFonts) > 0 }, found.brandFamilies));
 }
 
 /** Characters that draw nothing by themselves (spaces, controls, format and variation characters) are never missing. */
@@ -150,9 +159,9 @@ type PlatformFont = { familyName: string; postScriptName?: string; isCustomFont:
  * characters are shared among its faces in proportion to the glyphs each drew, and scaled up
  * to the whole text when only part of it was sampled. The CSS domain is on only meanwhile.
  */
-async function fontsInUse(session: CDPSession, samples: Inspected['samples'], brandFamilies: ReadonlySet<string>, scale: number): Promise<ReportFont[]> {
+export async function fontsInUse(session: CDPSession, { samples, scale }: FontSamples, brandFamilies: ReadonlySet<string>): Promise<ReportFont[]> {
   if (samples.length === 0) return [];
-  const faces = new Map<string, ReportFont>();
+  const faces = new Map<string, ReportFont & { glyphs: number }>();
   try {
     // DevTools answers a session's commands in order: sent together, they cost one round trip
     const [, , { root }] = await Promise.all([session.send('DOM.enable'), session.send('CSS.enable'), session.send('DOM.getDocument', { depth: 0 })]);

@@ -40,7 +40,7 @@ const HELPERS = `
  */
 export const INSPECT_PAGE = `async (options) => {
   ${HELPERS}
-  const result = { scriptElements: 0, eventHandlers: 0, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [] };
+  const result = { scriptElements: 0, eventHandlers: 0, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [], webFonts: 0 };
   const all = document.getElementsByTagName('*');
   const scriptType = /^(|module|(text|application)\\/(x-)?(java|ecma)script|text\\/(jscript|livescript|javascript1\\.[0-5]))$/i;
   for (const script of document.getElementsByTagName('script')) {
@@ -89,6 +89,8 @@ export const INSPECT_PAGE = `async (options) => {
         if (wide && result.wide.length < options.maxEntries) {
           const rect = element.getBoundingClientRect();
           if (rect.width === 0 && rect.height === 0) continue;
+          // the style is read only for an element that may reach past the page (most do not)
+          if (Math.max(rect.right, rect.left + scrollWidth) + scrollX <= pageWidth + 1) continue;
           style = style || getComputedStyle(element);
           const spills = style.overflowX === 'visible' && element !== scroller ? rect.left + scrollWidth : rect.right;
           const reach = Math.max(rect.right, spills) + scrollX;
@@ -133,6 +135,7 @@ export const INSPECT_PAGE = `async (options) => {
     if (broken) result.images.push(image.currentSrc || image.src);
   }
 
+  result.webFonts = [...document.fonts].filter((face) => face.status === 'loaded').length;
   const failed = [...document.fonts].filter((face) => face.status === 'error').slice(0, options.maxEntries);
   if (failed.length > 0) {
     const sources = new Map();

@@ -45,3 +45,25 @@ export function parseCharsets(text: string): CodePointRanges {
   }
   return merged;
 }
+
+let faceFamilies: Promise<Map<string, string> | null> | undefined;
+
+/** The installed faces' PostScript names with their first family name, read once; null when fontconfig cannot tell. */
+export function systemFaceFamilies(): Promise<Map<string, string> | null> {
+  faceFamilies ??= readFaceFamilies();
+  return faceFamilies;
+}
+
+async function readFaceFamilies(): Promise<Map<string, string> | null> {
+  try {
+    const { stdout } = await run('fc-list', [':scalable=true', '--format', '%{postscriptname}\t%{family[0]}\n'], { maxBuffer: 16 * 1024 * 1024 });
+    const families = new Map<string, string>();
+    for (const line of stdout.split('\n')) {
+      const [face, family] = line.split('\t');
+      if (face && family && !families.has(face)) families.set(face, family);
+    }
+    return families;
+  } catch {
+    return null;
+  }
+}
