@@ -131,6 +131,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pdf/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The render report: problems, fonts, timing and the file of one job
+         * @description What the service saw while it rendered the job: problems that may make the output differ from what the document meant (characters no font could draw, blocked or failed resources, script that did not run, clipped or overflowing content), the fonts used, the time of each stage and the file. Written when the job ends, success or failure, and kept as long as the job. A job that has not ended answers 200 with its status (queued or running), empty lists and nulls for the stages and the file. Another account's job, an unknown id and an id of the other kind answer 404.
+         */
+        get: operations["getPdfReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/image": {
         parameters: {
             query?: never;
@@ -171,6 +191,26 @@ export interface paths {
          * @description A succeeded job: the file is removed, then artifact.removed_reason becomes deleted; the job stays readable. A failed or cancelled job leaves history but stays readable by id. Repeating is safe. Queued or running jobs answer 409.
          */
         delete: operations["deleteImage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/image/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The render report: problems, fonts, timing and the file of one job
+         * @description What the service saw while it rendered the job: problems that may make the output differ from what the document meant (characters no font could draw, blocked or failed resources, script that did not run, clipped or overflowing content), the fonts used, the time of each stage and the file. Written when the job ends, success or failure, and kept as long as the job. A job that has not ended answers 200 with its status (queued or running), empty lists and nulls for the stages and the file. Another account's job, an unknown id and an id of the other kind answer 404.
+         */
+        get: operations["getImageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2044,6 +2084,126 @@ export interface components {
             /** @enum {string} */
             status: "operational" | "degraded" | "downtime" | "maintenance" | "unavailable";
         };
+        RenderReport: {
+            /** @constant */
+            object: "render_report";
+            /** @description The render job the report is about. */
+            id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description When the report was written (the render ended); null while the job has not run. */
+            created_at: string | null;
+            output: {
+                media_type: string;
+                byte_size: number;
+                /** @description PDF only. */
+                pages: number | null;
+                /** @description Image only, in pixels. */
+                width: number | null;
+                /** @description Image only, in pixels. */
+                height: number | null;
+            } | null;
+            fonts: {
+                /** @description The family name as the font file names it. */
+                family: string;
+                /** @description The face: its PostScript name (for example NotoSansCJKjp-Bold). */
+                face: string;
+                /**
+                 * @description document: a web font of the document; brand_kit: a font of the brand kit the template uses; system: installed on the service.
+                 * @enum {string}
+                 */
+                source: "document" | "brand_kit" | "system";
+                /** @description PDF only: whether the face is embedded in the file; null for images. */
+                embedded: boolean | null;
+                /** @description How many glyphs of the document this face drew. */
+                glyphs: number;
+            }[];
+            script: {
+                /** @enum {string} */
+                mode: "enabled" | "disabled";
+                script_elements: number;
+                event_handlers: number;
+            };
+            timing: {
+                queue_wait_ms: number | null;
+                content_load_ms: number | null;
+                fonts_ready_ms: number | null;
+                /** @description The wait for window.svcReady, when the document asked for one. */
+                ready_wait_ms: number | null;
+                /** @description Printing the PDF or capturing the image. */
+                capture_ms: number | null;
+                post_process_ms: number | null;
+                storage_ms: number | null;
+            };
+            /** @description Everything that may make the output differ from what the document meant; empty for a clean render. */
+            problems: components["schemas"]["RenderReportProblem"][];
+            /** @description Problems past the first 100 (fonts past 100 are not counted). */
+            omitted: number;
+        };
+        RenderReportProblem: {
+            /** @constant */
+            type: "missing_glyph";
+            code_point: string;
+            character: string;
+            count: number;
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            /** @description Text around the place, at most 120 characters; a cut quote ends with "…". */
+            context: string;
+        } | {
+            /** @constant */
+            type: "resource_blocked";
+            /** @description The URL as the document wrote it (asset references in their asset:// form); a cut URL ends with "…". */
+            url: string;
+            /** @enum {string} */
+            rule: "network" | "local_file" | "websocket" | "worker" | "popup" | "navigation" | "resource_hint";
+            resource_type: string;
+        } | {
+            /** @constant */
+            type: "resource_failed";
+            /** @description The URL as the document wrote it (asset references in their asset:// form); a cut URL ends with "…". */
+            url: string;
+            /** @enum {string} */
+            reason: "asset_not_found" | "image_not_decoded" | "font_not_loaded";
+            resource_type: string;
+        } | {
+            /** @constant */
+            type: "script_disabled";
+            script_elements: number;
+            event_handlers: number;
+        } | {
+            /** @constant */
+            type: "clipped_content";
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            /** @description Text around the place, at most 120 characters; a cut quote ends with "…". */
+            context: string;
+            box: {
+                width: number;
+                height: number;
+            };
+            content: {
+                width: number;
+                height: number;
+            };
+        } | {
+            /** @constant */
+            type: "wider_than_page";
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            width: number;
+            page_width: number;
+        } | {
+            /** @constant */
+            type: "text_fit_minimum";
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            /** @description The font size it ended at, in px: the minimum of data-svc-fit-min. */
+            font_size: number;
+        } | {
+            /** @constant */
+            type: "ready_timeout";
+        };
         SizeVariant: {
             id: string;
             name: string;
@@ -3533,6 +3693,107 @@ export interface operations {
             };
         };
     };
+    getPdfReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderReport"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: account_suspended */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: method_not_allowed */
+            405: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: request_headers_too_large */
+            431: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listImages: {
         parameters: {
             query?: {
@@ -3980,6 +4241,107 @@ export interface operations {
             };
             /** @description Error: job_not_finished */
             409: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: request_headers_too_large */
+            431: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getImageReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderReport"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: account_suspended */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: method_not_allowed */
+            405: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
