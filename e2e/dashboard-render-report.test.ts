@@ -4,7 +4,7 @@ import { emptyFindings, type RenderFindings } from '@svc/contracts';
 import { describe, expect, it } from 'vitest';
 import { finishRender } from '../packages/core/src/renders/finish-render.ts';
 import { newId } from '../packages/core/src/shared/ids.ts';
-import { serviceDb } from './support/api.ts';
+import { newAccount, serviceDb } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
 import { renderOk } from './support/files.ts';
 
@@ -61,8 +61,15 @@ describe('render page', () => {
     expect(await page.getByText('No file was made.').count()).toBe(1);
     await expectAccessible(page);
     await screenshot(page, 'render-report');
-    // an unknown render is the dashboard's 404
-    const missing = await page.goto(`/dashboard/renders/pdf_${'0'.repeat(32)}`);
-    expect(missing?.status()).toBe(404);
+    // another account's render and an unknown one are the dashboard's not found
+    const stranger = await newAccount();
+    const foreignId = newId('pdf_');
+    await serviceDb().renderJob.create({
+      data: { id: foreignId, accountId: stranger.accountId, kind: 'pdf', status: 'failed', credit: 'released', filename: 'theirs', options: {}, errorCode: 'render_timeout', errorCategory: 'timeout', finishedAt: now },
+    });
+    for (const id of [foreignId, `pdf_${'0'.repeat(32)}`, `image_${jobId.slice(4)}`]) {
+      await page.goto(`/dashboard/renders/${id}`);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    }
   });
 });

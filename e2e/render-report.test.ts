@@ -1,9 +1,10 @@
 // The render report over real HTTP: GET /v1/pdf/{id}/report and GET /v1/image/{id}/report.
 import { RenderReport } from '@svc/contracts';
 import { describe, expect, it } from 'vitest';
-import { api, expectError, newAccount, serviceContext, type TestAccount } from './support/api.ts';
+import { api, expectError, newAccount, serviceContext, serviceDb, type TestAccount } from './support/api.ts';
 import { imageInfo, pdfInfo, renderOk } from './support/files.ts';
 import { securitySuite } from './support/security.ts';
+import { finishRender } from '../packages/core/src/renders/finish-render.ts';
 import { createPreviewJob } from '../packages/core/src/renders/preview-job.ts';
 
 const missingPdf = `pdf_${'0'.repeat(32)}`;
@@ -69,6 +70,29 @@ describe('render report', () => {
       id: jobId,
       status: 'queued',
       created_at: null,
+      output: null,
+      fonts: [],
+      script: { mode: 'disabled', script_elements: 0, event_handlers: 0 },
+      timing: { queue_wait_ms: null, content_load_ms: null, fonts_ready_ms: null, ready_wait_ms: null, capture_ms: null, post_process_ms: null, storage_ms: null },
+      problems: [],
+      omitted: 0,
+    });
+  });
+
+  it('writes a report when a job ends without a render (a cancellation): empty lists, nulls for every stage', async () => {
+    const account = await newAccount();
+    const ctx = serviceContext();
+    const jobId = await createPreviewJob(ctx, { accountId: account.accountId, keyId: null, html: '<p>never</p>', output: { type: 'image', format: 'png', width: 300, height: 100 } });
+    const now = new Date();
+    expect(await serviceDb().$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: { status: 'cancelled' }, now }))).toBe(true);
+    const stored = await serviceDb().renderJob.findUniqueOrThrow({ where: { id: jobId } });
+    expect(stored.report).not.toBeNull();
+    const report = await reportOf('image', jobId, account.apiKey);
+    expect(report).toEqual({
+      object: 'render_report',
+      id: jobId,
+      status: 'cancelled',
+      created_at: stored.finishedAt!.toISOString(),
       output: null,
       fonts: [],
       script: { mode: 'disabled', script_elements: 0, event_handlers: 0 },

@@ -6,8 +6,10 @@ import type { ReportProblem } from '@svc/contracts';
 export interface ProblemLine {
   /** what happened, in a sentence */
   text: string;
-  /** where: an element of the document, a URL */
+  /** where: elements of the document (CSS selectors) */
   where: string | null;
+  /** the URL the document asked for */
+  url: string | null;
   /** the document's text around the place */
   context: string | null;
 }
@@ -41,6 +43,7 @@ function glyphsLine(glyphs: Glyph[]): ProblemLine {
   return {
     text: `${plural(total, 'character', 'characters')} could not be drawn (no font has ${total === 1 ? 'it' : 'them'}): ${shown.join(', ')}${glyphs.length > shown.length ? ' …' : ''}`,
     where: places.slice(0, 3).join(', ') + (places.length > 3 ? ' …' : ''),
+    url: null,
     context: glyphs[0]?.context ?? null,
   };
 }
@@ -50,29 +53,32 @@ function problemLine(problem: Exclude<ReportProblem, Glyph>): ProblemLine {
     case 'resource_blocked':
       return {
         text: `Not loaded: the document asked for ${withArticle(problem.resource_type)} ${blocked[problem.rule]}, and only data:, blob: and asset:// references load`,
-        where: problem.url,
+        where: null,
+        url: problem.url,
         context: null,
       };
     case 'resource_failed':
-      return { text: failures[problem.reason], where: problem.url, context: null };
+      return { text: failures[problem.reason], where: null, url: problem.url, context: null };
     case 'script_disabled':
       return {
         text: `The document has script (${plural(problem.script_elements, 'script element', 'script elements')}, ${plural(problem.event_handlers, 'event handler', 'event handlers')}) but JavaScript was off, so none of it ran`,
         where: null,
+        url: null,
         context: null,
       };
     case 'clipped_content':
       return {
         text: `Content is cut off: it needs ${Math.round(problem.content.width)}×${Math.round(problem.content.height)} px but its box is ${Math.round(problem.box.width)}×${Math.round(problem.box.height)} px`,
         where: problem.selector,
+        url: null,
         context: problem.context,
       };
     case 'wider_than_page':
-      return { text: `Content is ${Math.round(problem.width)} px wide, wider than the page (${Math.round(problem.page_width)} px): part of it is outside the file`, where: problem.selector, context: null };
+      return { text: `Content is ${Math.round(problem.width)} px wide, wider than the page (${Math.round(problem.page_width)} px): part of it is outside the file`, where: problem.selector, url: null, context: null };
     case 'text_fit_minimum':
-      return { text: `Text shrank to its smallest size (${problem.font_size} px) and still does not fit its box`, where: problem.selector, context: null };
+      return { text: `Text shrank to its smallest size (${problem.font_size} px) and still does not fit its box`, where: problem.selector, url: null, context: null };
     case 'ready_timeout':
-      return { text: 'The document asked to be waited for (window.svcReady = false) and was not ready before the time limit', where: null, context: null };
+      return { text: 'The document asked to be waited for (window.svcReady = false) and was not ready before the time limit', where: null, url: null, context: null };
   }
 }
 

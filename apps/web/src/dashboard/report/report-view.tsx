@@ -27,6 +27,7 @@ export function ReportProblemList({ problems, omitted, compact = false }: { prob
         <li key={index} className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-amber-950" data-testid="report-problem">
           <p>{line.text}</p>
           {line.where ? <p className="mt-0.5 font-mono text-xs break-all text-amber-900">in {line.where}</p> : null}
+          {line.url ? <p className="mt-0.5 font-mono text-xs break-all text-amber-900">{line.url}</p> : null}
           {line.context && !compact ? <p className="mt-0.5 text-xs text-amber-900">“{line.context}”</p> : null}
         </li>
       ))}
