@@ -48,7 +48,9 @@ export function storedReport(facts: FinishFacts, input: ReportInput | undefined)
   const withJobFacts = Prisma.sql`jsonb_set(jsonb_set(${JSON.stringify(base)}::jsonb,
       '{script,mode}', to_jsonb(COALESCE(options->>'javascript', 'disabled'))),
       '{timing,queue_wait_ms}',
-      COALESCE(to_jsonb(GREATEST(0, floor(extract(epoch FROM started_at - created_at) * 1000))::int), 'null'::jsonb))`;
+      -- GREATEST ignores a null, so a job never claimed is told apart first
+      CASE WHEN started_at IS NULL THEN 'null'::jsonb
+           ELSE to_jsonb(GREATEST(0, floor(extract(epoch FROM started_at - created_at) * 1000))::int) END)`;
   if (!artifact) return withJobFacts;
   return Prisma.sql`CASE WHEN kind = 'image'
       THEN jsonb_set(jsonb_set(${withJobFacts}, '{output,width}', options #> '{image,width}'), '{output,height}', options #> '{image,height}')
