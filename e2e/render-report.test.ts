@@ -1,5 +1,5 @@
 // The render report over real HTTP: GET /v1/pdf/{id}/report and GET /v1/image/{id}/report.
-import { RenderReport } from '@svc/contracts';
+import { emptyFindings, maxReportEntries, type RenderFindings, RenderReport } from '@svc/contracts';
 import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, serviceContext, serviceDb, type TestAccount } from './support/api.ts';
 import { imageInfo, pdfInfo, renderOk } from './support/files.ts';
@@ -100,6 +100,28 @@ describe('render report', () => {
       problems: [],
       omitted: 0,
     });
+  });
+
+  it('stores findings as the contract publishes them: capped lists, whole milliseconds, refused entries counted in omitted', async () => {
+    const account = await newAccount();
+    const jobId = await createPreviewJob(serviceContext(), { accountId: account.accountId, keyId: null, html: '<p>x</p>', output: { type: 'pdf' } });
+    const clipped = (index: number) => ({ type: 'clipped_content' as const, selector: `p:nth-of-type(${index + 1})`, context: 'text', box: { width: 10, height: 10 }, content: { width: 20, height: 10 } });
+    const findings: RenderFindings = {
+      ...emptyFindings(),
+      problems: [
+        ...Array.from({ length: maxReportEntries + 4 }, (_, index) => clipped(index)),
+        { type: 'missing_glyph', code_point: 'not a code point', character: 'x', count: 1, selector: 'p', context: '' },
+      ],
+      omitted: 2,
+      timing: { ...emptyFindings().timing, content_load_ms: 12.6 },
+    };
+    const finish = { status: 'failed', category: 'renderer_failure', code: 'render_crashed' } as const;
+    expect(await serviceDb().$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: finish, now: new Date(), report: { findings, storageMs: null } }))).toBe(true);
+    const report = await reportOf('pdf', jobId, account.apiKey);
+    expect(report.problems).toHaveLength(maxReportEntries);
+    expect(report.problems[0]).toEqual(clipped(0));
+    expect(report.omitted).toBe(2 + 4 + 1);
+    expect(report.timing.content_load_ms).toBe(13);
   });
 
   it("answers 404 in the envelope for another account's job, an unknown id and the other kind's route", async () => {

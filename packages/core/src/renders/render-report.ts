@@ -1,7 +1,7 @@
 // The render report of one job (docs/render-report.md): the renderer's findings plus the job's
 // own facts. The finish writes it (storedReport, inside finishRender's statement); a job
 // without one (queued, running, or ended before reports were kept) is answered from its record.
-import { emptyFindings, maxReportEntries, type RenderFindings, type RenderReport } from '@svc/contracts';
+import { emptyFindings, maxReportEntries, type RenderFindings, RenderReport, ReportProblem } from '@svc/contracts';
 import { Prisma } from '@svc/db';
 import type { RenderJobRecord } from '../shared/records.ts';
 
@@ -57,14 +57,28 @@ export function storedReport(facts: FinishFacts, input: ReportInput | undefined)
       ELSE ${withJobFacts} END`;
 }
 
-/** Lists past the cap: problems are counted in omitted, fonts dropped (as the contract says). */
+const reportFont = RenderReport.shape.fonts.element;
+
+/**
+ * The findings as the contract publishes them, whatever the renderer sent: an entry the
+ * report's schema refuses is left out (a problem is counted in omitted), times are whole
+ * milliseconds, and each list stops at the cap (problems past it counted in omitted, fonts
+ * past it dropped, as the contract says). So a stored report always answers as it is.
+ */
 function capped(findings: RenderFindings): RenderFindings {
-  const over = Math.max(0, findings.problems.length - maxReportEntries);
+  const problems = findings.problems.filter((problem) => ReportProblem.safeParse(problem).success);
+  const fonts = findings.fonts.filter((font) => reportFont.safeParse(font).success);
+  const over = Math.max(0, problems.length - maxReportEntries);
+  const timing = Object.fromEntries(
+    Object.entries(findings.timing).map(([stage, ms]) => [stage, ms === null || !Number.isFinite(ms) ? null : Math.max(0, Math.round(ms))]),
+  ) as RenderFindings['timing'];
+  const count = (value: number) => (Number.isInteger(value) && value >= 0 ? value : 0);
   return {
-    ...findings,
-    fonts: findings.fonts.slice(0, maxReportEntries),
-    problems: findings.problems.slice(0, maxReportEntries),
-    omitted: findings.omitted + over,
+    fonts: fonts.slice(0, maxReportEntries),
+    script: { script_elements: count(findings.script.script_elements), event_handlers: count(findings.script.event_handlers) },
+    problems: problems.slice(0, maxReportEntries),
+    omitted: count(findings.omitted) + over + (findings.problems.length - problems.length),
+    timing,
   };
 }
 
