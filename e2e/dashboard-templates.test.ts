@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
+import { installedFontFamilies } from '@svc/rules';
 import { describe, expect, it } from 'vitest';
 import { serviceDb } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
@@ -116,6 +117,34 @@ describe('dashboard templates', () => {
     expect(await serviceDb().renderJob.count({ where: { accountId: account.accountId, templateId, templateVersion: 2, status: 'succeeded' } })).toBe(1);
     // beside it, what its render report found: nothing, with the way to the full report
     expect(await page.getByTestId('test-render-clean').textContent()).toContain('No problems found.');
+    await expectAccessible(page);
+  }, 180_000);
+
+  it('lists the installed fonts with a sample each and inserts a font-family at the cursor', async () => {
+    const page = browser.page();
+    await signIn(page);
+    await page.goto('/dashboard/templates');
+    await page.getByLabel('Name', { exact: true }).fill('Fonts');
+    await (await hydrated(page.getByRole('button', { name: 'Create template' }))).click();
+    await expect.poll(() => new URL(page.url()).pathname, wait).toMatch(/^\/dashboard\/templates\/tpl_/);
+    await expect.poll(() => preview(page).locator('h1').textContent(), wait).toBe('Hello world');
+
+    const picker = page.getByTestId('font-picker');
+    await picker.locator('summary').click();
+    const rows = picker.locator('li[data-family]');
+    expect(await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-family')))).toEqual(
+      ['sans-serif', 'serif', 'monospace', 'emoji'].flatMap((category) => installedFontFamilies.filter((font) => font.category === category).map((font) => font.family)),
+    );
+    const carlito = picker.locator('li[data-family="Carlito"]');
+    expect(await carlito.textContent()).toContain('font-family: Carlito, Calibri, sans-serif;');
+    expect(await carlito.getByText(installedFontFamilies.find((font) => font.family === 'Carlito')!.sample).evaluate((element) => element.style.fontFamily)).toBe('Carlito, Calibri, sans-serif');
+
+    // the declaration lands where the cursor stands: inside the style attribute being typed
+    await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<p style="');
+    await (await hydrated(carlito.getByRole('button', { name: 'Insert font-family Carlito at the cursor' }))).click();
+    await page.keyboard.insertText('">In Carlito</p>\n</body>\n</html>\n');
+    await expect.poll(() => preview(page).locator('p').evaluate((element) => element.style.fontFamily), wait).toBe('Carlito, Calibri, sans-serif');
+    expect(await preview(page).locator('p').textContent()).toBe('In Carlito');
     await expectAccessible(page);
   }, 180_000);
 

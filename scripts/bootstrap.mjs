@@ -106,6 +106,18 @@ const systemPackages = [
   { binary: '/usr/bin/qpdf', apt: 'qpdf' },
   { binary: '/usr/bin/pdfinfo', apt: 'poppler-utils' },
   { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', apt: 'fonts-dejavu-core' },
+  // the fonts every render may use (docs/fonts.md; the list is packages/rules/src/fonts.ts)
+  { binary: '/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf', apt: 'fonts-noto-core' },
+  { binary: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', apt: 'fonts-noto-cjk' },
+  { binary: '/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf', apt: 'fonts-noto-color-emoji' },
+  { binary: '/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf', apt: 'fonts-liberation2' },
+  { binary: '/usr/share/fonts/truetype/crosextra/Carlito-Regular.ttf', apt: 'fonts-crosextra-carlito' },
+  { binary: '/usr/share/fonts/truetype/crosextra/Caladea-Regular.ttf', apt: 'fonts-crosextra-caladea' },
+  { binary: '/usr/share/fonts/opentype/inter/Inter-Regular.otf', apt: 'fonts-inter' },
+  { binary: '/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf', apt: 'fonts-roboto-unhinted' },
+  { binary: '/usr/share/fonts/truetype/open-sans/OpenSans-Regular.ttf', apt: 'fonts-open-sans' },
+  { binary: '/usr/share/fonts/truetype/lato/Lato-Regular.ttf', apt: 'fonts-lato' },
+  { binary: '/usr/share/fonts/truetype/firacode/FiraCode-Regular.ttf', apt: 'fonts-firacode' },
   // validates and sanitises uploaded WOFF2 brand fonts
   { binary: '/usr/bin/ots-sanitize', apt: 'opentype-sanitizer' },
 ];

@@ -10,7 +10,7 @@ let database: TestDatabase;
 let worker: ChildProcess;
 let output = '';
 
-async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+async function until<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -19,7 +19,7 @@ const logger: RendererLogger = {
 };
 const logged = (message: string) => lines.filter((line) => line.message === message);
 
-async function eventually(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+async function eventually(check: () => boolean, timeoutMs = 45_000): Promise<void> {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not reached');

@@ -2,6 +2,7 @@
 // code lists. No dependencies, so contracts (validation), core (admission) and the renderer
 // (the browser side) all read the same text and cannot drift apart.
 export * from './field-reasons.ts';
+export * from './fonts.ts';
 export * from './ids.ts';
 export * from './lengths.ts';
 export * from './limits.ts';

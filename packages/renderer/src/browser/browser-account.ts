@@ -4,11 +4,12 @@
 // starts with no new privileges, in directories of its own, and with an environment that names
 // nothing of the service: a renderer exploit finds no credential to read and no tenant's file.
 import { existsSync } from 'node:fs';
-import { chown, mkdir, mkdtemp } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureSystemAccount, type SystemAccount } from '@svc/db/system-account';
 import puppeteer, { type LaunchOptions } from 'puppeteer-core';
+import { FONTCONFIG_RELATIVE, fontconfigXml } from './font-config.ts';
 import { headlessMode } from './launch-flags.ts';
 import { seccompArch, seccompLauncher, PERL } from './seccomp-filter.ts';
 import { PROFILE_PREFIX } from './stale-profiles.ts';
@@ -35,9 +36,12 @@ export interface BrowserDirs {
 }
 
 /** Inside the profile: the browser's HOME with its XDG directories, and its TMPDIR. */
-const OWN_DIRS = ['home', 'home/.config', 'home/.cache', 'home/.local', 'home/.local/share', 'home/.runtime', 'tmp'];
+const OWN_DIRS = ['home', 'home/.config', 'home/.config/fontconfig', 'home/.cache', 'home/.local', 'home/.local/share', 'home/.runtime', 'tmp'];
 
-/** A fresh profile with the browser's home and temporary directory inside, all 0700 and owned by the browser's account. */
+/**
+ * A fresh profile with the browser's home and temporary directory inside, all 0700 and owned by
+ * the browser's account, and the fontconfig file in its config home (font-config.ts).
+ */
 export async function makeBrowserDirs(account: SystemAccount | null): Promise<BrowserDirs> {
   // mkdtemp makes it 0700; in the system temp directory, never under the data directory
   const userDataDir = await mkdtemp(join(tmpdir(), PROFILE_PREFIX));
@@ -46,6 +50,9 @@ export async function makeBrowserDirs(account: SystemAccount | null): Promise<Br
     await mkdir(dir, { recursive: true, mode: 0o700 });
     if (account) await chown(dir, account.uid, account.gid);
   }
+  const fontConfig = join(userDataDir, 'home', '.config', ...FONTCONFIG_RELATIVE);
+  await writeFile(fontConfig, fontconfigXml(), { mode: 0o600 });
+  if (account) await chown(fontConfig, account.uid, account.gid);
   return { userDataDir, home: join(userDataDir, 'home'), tmp: join(userDataDir, 'tmp') };
 }
 

@@ -1,7 +1,11 @@
 // Puts the untrusted HTML into the isolated page and waits until it is ready to capture.
-import type { Page } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
+import type { JavascriptMode } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
+import { decodeImages } from './decode-images.ts';
+import { fitText } from './fit-text.ts';
 import { rewriteAssetReferences } from './page-resource-policy.ts';
+import { waitForReadySignal } from './ready-signal.ts';
 
 /**
  * A web font starts loading only once style and layout find text that uses it, which may be
@@ -18,7 +22,20 @@ const SETTLE_FONTS = `(async () => {
   }
 })()`;
 
-export async function loadContent(page: Page, html: string, found?: FindingsCollector): Promise<void> {
+/** What a render (a job with a report) adds to loading: its script mode, its time limit, the sandbox's own DevTools session. */
+export interface RenderJob {
+  javascript: JavascriptMode;
+  timeoutMs: number;
+  session: CDPSession;
+}
+
+/**
+ * Loads the HTML and waits for its fonts. For a render (`found` given): then for the document's
+ * ready signal (script enabled only), decoded images, and text fitted to its boxes, in that
+ * order, so that fitting measures the final content. Layout work without a report (canvas
+ * adaptation, layout facts) measures the document as it was written.
+ */
+export async function loadContent(page: Page, html: string, found?: FindingsCollector, job?: RenderJob): Promise<void> {
   // 'load' cannot hang on the sandbox: blocked requests fail at once. The job deadline, not
   // puppeteer's own timeout, bounds a page that never finishes loading.
   const load = () => page.setContent(rewriteAssetReferences(html), { waitUntil: 'load', timeout: 0 });
@@ -30,4 +47,9 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   }
   await found.time('content_load_ms', load);
   await found.time('fonts_ready_ms', settleFonts);
+  if (!job) return;
+  // what the document drew once ready may use fonts that had not started loading before
+  if (job.javascript === 'enabled' && (await waitForReadySignal(page, found, job.timeoutMs))) await settleFonts();
+  await decodeImages(job.session);
+  await fitText(job.session, found);
 }

@@ -91,7 +91,7 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
         await setViewport(page, options.viewport);
         parts.viewport = options.viewport;
       }
-      await loadContent(page, options.html, options.found);
+      await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
       await auditResourceHints(session, violations);
       return capture(page, session);
     });

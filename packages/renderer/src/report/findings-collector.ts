@@ -5,9 +5,17 @@ import { emptyFindings, isRenderError, maxReportEntries, type RenderFindings, ty
 
 type Stage = keyof RenderFindings['timing'];
 
+/** A wait the document asked for, still running: what it means if the render times out during it. */
+interface PendingWait {
+  stage: Stage;
+  started: number;
+  onTimeout: ReportProblem;
+}
+
 export class FindingsCollector {
   readonly findings: RenderFindings = emptyFindings();
   readonly #seen = new Set<string>();
+  #pendingWait: PendingWait | undefined;
 
   /** Adds a problem once (the same problem at the same place counts once); past the cap only counts it. */
   problem(problem: ReportProblem): void {
@@ -32,9 +40,30 @@ export class FindingsCollector {
     }
   }
 
+  /**
+   * Runs a wait the document asked for (window.svcReady) as a timed stage. The job's deadline
+   * rejects the render while the wait still runs, so the wait is remembered: a timeout error
+   * attached meanwhile carries `onTimeout` and the time waited so far.
+   */
+  async wait<T>(stage: Stage, onTimeout: ReportProblem, work: () => Promise<T>): Promise<T> {
+    const pending: PendingWait = { stage, started: performance.now(), onTimeout };
+    this.#pendingWait = pending;
+    try {
+      return await this.time(stage, work);
+    } finally {
+      if (this.#pendingWait === pending) this.#pendingWait = undefined;
+    }
+  }
+
   /** Hands what was found so far to a render error, so a failed job has its report too. */
   attachTo(error: unknown): unknown {
-    if (isRenderError(error) && !error.findings) error.findings = this.findings;
+    if (!isRenderError(error) || error.findings) return error;
+    const pending = this.#pendingWait;
+    if (pending && error.category === 'timeout') {
+      this.problem(pending.onTimeout);
+      this.findings.timing[pending.stage] = Math.round(performance.now() - pending.started);
+    }
+    error.findings = this.findings;
     return error;
   }
 }

@@ -59,11 +59,13 @@ export interface CodeEditorProps {
   label: string;
   /** where to move the cursor (a line the user chose in the error list) */
   focusLine?: { line: number; column?: number; nonce: number } | null;
+  /** text to put in place of the selection (at the cursor), once per nonce */
+  insertion?: { text: string; nonce: number } | null;
   height?: string;
 }
 
 /** The template source editor: HTML with nunjucks (jinja) syntax, the service's errors marked in place. */
-export default function CodeEditor({ value, onChange, marks = [], label, focusLine, height = '100%' }: CodeEditorProps) {
+export default function CodeEditor({ value, onChange, marks = [], label, focusLine, insertion, height = '100%' }: CodeEditorProps) {
   const ref = useRef<ReactCodeMirrorRef>(null);
   const extensions = useMemo<Extension[]>(
     () => [
@@ -90,6 +92,13 @@ export default function CodeEditor({ value, onChange, marks = [], label, focusLi
     view.dispatch({ selection: { anchor }, scrollIntoView: true });
     view.focus();
   }, [focusLine]);
+
+  useEffect(() => {
+    const view = ref.current?.view;
+    if (!view || !insertion) return;
+    view.dispatch(view.state.replaceSelection(insertion.text), { scrollIntoView: true });
+    view.focus();
+  }, [insertion]);
 
   return (
     <CodeMirror

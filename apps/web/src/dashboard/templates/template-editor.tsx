@@ -10,6 +10,7 @@ import { type PreviewOutcome, previewSourceAction, saveVersionAction } from './a
 import { callAction } from './call-action.ts';
 import { CanvasPanel } from './canvas-panel.tsx';
 import { DataPanel } from './data-panel.tsx';
+import { FontPicker } from './font-picker.tsx';
 import { LazyCodeEditor } from './lazy.tsx';
 import { FittedPreviewFrame } from './preview-frame.tsx';
 import { canvasOf } from './source-facts.ts';
@@ -63,6 +64,7 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
   const [sizes, setSizes] = useState<SizeVariant[]>(version.sizes);
   const [preview, setPreview] = useState<PreviewState>({ state: 'idle' });
   const [focusLine, setFocusLine] = useState<{ line: number; column?: number; nonce: number } | null>(null);
+  const [insertion, setInsertion] = useState<{ text: string; nonce: number } | null>(null);
   const [saving, setSaving] = useState(false);
   // the editor opens anew on the version it saved (its key is the version): the notice stays
   const [saved, setSaved] = useState<{ ok: true; version: number } | { ok: false; message: string; code: string; details: FieldDetail[] } | null>(
@@ -171,7 +173,7 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
             Source <span className="font-normal text-slate-500">(HTML with nunjucks)</span>
           </h2>
           <div className="min-h-0 flex-1 overflow-hidden" data-testid="source-editor">
-            <LazyCodeEditor value={source} onChange={setSource} marks={marks} label="Template source" focusLine={focusLine} height="32rem" />
+            <LazyCodeEditor value={source} onChange={setSource} marks={marks} label="Template source" focusLine={focusLine} insertion={insertion} height="32rem" />
           </div>
         </section>
 
@@ -203,6 +205,8 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
           </div>
         </section>
       </div>
+
+      <FontPicker onInsert={(text) => setInsertion({ text, nonce: Date.now() })} />
 
       <div className="grid gap-4 xl:grid-cols-2">
         <div className="flex min-h-80 flex-col gap-4 rounded-lg border border-slate-200 bg-white p-3">

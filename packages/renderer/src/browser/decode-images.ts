@@ -1,0 +1,32 @@
+// Images are captured decoded: the load event means every image has arrived, not that it is
+// decoded, and a large image may otherwise be captured half drawn or blank. decode() is asked
+// of every <img> (an image that fails to decode is left as it is); the wait is bounded,
+// because decode() of an image that never loads (loading="lazy" outside the viewport) never
+// settles. Runs in an isolated world (see isolated-world.ts), so script on or off makes no difference.
+import type { CDPSession } from 'puppeteer-core';
+import { evaluateIsolated } from './isolated-world.ts';
+
+/** Images asked to decode per render, in document order. */
+export const MAX_DECODED_IMAGES = 1_000;
+/** The longest wait for decoding, within the job's own timeout. */
+export const DECODE_WAIT_MS = 5_000;
+
+const DECODE_IMAGES = `(async (limit) => {
+  const images = [...document.images].slice(0, limit);
+  await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
+})`;
+
+export async function decodeImages(session: CDPSession): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, DECODE_WAIT_MS);
+  });
+  const decoding = evaluateIsolated(session, `(${DECODE_IMAGES})(${MAX_DECODED_IMAGES})`);
+  try {
+    await Promise.race([decoding, bound]);
+  } finally {
+    clearTimeout(timer);
+    // decoding outlived the bound: its page may be closed by the time it settles
+    decoding.catch(() => undefined);
+  }
+}
