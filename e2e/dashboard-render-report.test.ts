@@ -27,6 +27,16 @@ describe('render page', () => {
     await expectAccessible(page);
   });
 
+  it('shows the problems a render found, in plain words', async () => {
+    const page = browser.page();
+    const account = await signIn(page);
+    const html = '<div id="title" data-svc-fit="shrink" data-svc-fit-min="10" style="font-size: 24px; width: 60px; height: 24px; overflow: hidden">A title far too long for its box</div>';
+    const { job } = await renderOk('pdf', account.apiKey, { html, filename: 'cramped' });
+    await page.goto(`/dashboard/renders/${job.id}`);
+    const problems = page.getByTestId('report-problem');
+    await expect.poll(() => problems.allTextContents()).toContainEqual('Text shrank to its smallest size (10 px) and still does not fit its boxin #title');
+  });
+
   it("shows a failed render's problems first, in plain words, with where they are", async () => {
     const page = browser.page();
     const account = await signIn(page);

@@ -49,6 +49,15 @@ describe('render report', () => {
     expectStageTimes(report, ['queue_wait_ms', 'storage_ms']);
   });
 
+  it('reports text that reached its minimum size and still overflows, on a render that succeeds', async () => {
+    const account = await newAccount();
+    const html = '<div id="title" data-svc-fit="shrink" data-svc-fit-min="10" style="font-size: 24px; width: 60px; height: 24px; overflow: hidden">A title far too long for its box</div>';
+    const { job } = await renderOk('pdf', account.apiKey, { html });
+    const report = await reportOf('pdf', job.id, account.apiKey);
+    expect(report.status).toBe('succeeded');
+    expect(report.problems).toContainEqual({ type: 'text_fit_minimum', selector: '#title', font_size: 10 });
+  });
+
   it('keeps a report for a failed render: its status, no file, nothing stored', async () => {
     const account = await newAccount();
     const created = await api('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html: '<img src="http://example.com/x.png"><p>x</p>' } });
