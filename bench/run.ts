@@ -15,6 +15,7 @@ import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
 import { batchCell } from './groups.ts';
+import { reportCell } from './report.ts';
 import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, processTree, rssMib, treeRss } from './processes.ts';
 import { freePort, type Service, startService } from './service.ts';
 import { type Measurement, measure } from './stats.ts';
@@ -32,6 +33,9 @@ const memoryCheckpoint = 500;
 const table = process.env.BENCH_TABLE !== '0';
 /** BENCH_FIXTURES=invoice,png limits the table to fixtures whose names start with these words. */
 const fixtureFilter = process.env.BENCH_FIXTURES?.split(',').map((word) => word.trim().toLowerCase());
+/** BENCH_REPORT_ONLY=1 runs only the report cell (no database, no service); BENCH_REPORT=0 skips it. */
+const reportOnly = process.env.BENCH_REPORT_ONLY === '1';
+const reportRun = process.env.BENCH_REPORT !== '0';
 const tableFixtures = fixtures.filter((fixture) => !fixtureFilter || fixtureFilter.some((word) => fixture.name.toLowerCase().startsWith(word)));
 
 /**
@@ -156,6 +160,7 @@ async function timeSplit(benchUrl: string, traces: Trace[]): Promise<string> {
 const format = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
 
 async function main() {
+  if (reportOnly) return reportCell(tableFixtures);
   const database = await resolveDatabase({ url: process.env.DATABASE_URL, dataDir: join(root, '.data', 'bench'), port: 54349 });
   const benchUrl = withDatabase(database.url, 'svc_bench');
   await ensureDatabase(withDatabase(database.url, 'postgres'), 'svc_bench');
@@ -236,6 +241,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   if (splits.length > 0) console.log(`svc time split, medians in ms (request to admission, admission to claim, claim to finish, finish to answer):\n  ${splits.join('\n  ')}`);
   if (cpuSplits.length > 0) console.log(`CPU per render of the service cells (ms):\n  ${cpuSplits.join('\n  ')}`);
   if (process.env.BENCH_BATCH !== '0') await batchCell(baseUrl, apiKeys);
+  if (reportRun) await reportCell(tableFixtures);
   if (memoryRenders <= memoryCheckpoint) return;
   // the memory run is one run of a service started for it, so nothing of the cells above is in
   // its figures; it keeps no traces: 5,000 of them would only grow this process

@@ -1,5 +1,9 @@
 // The dashboard's starter gallery: every starter is copied into an account through the
 // saved-template use-case (all its checks) and rendered by the service with its sample data.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { copyStarter, DomainError, listStarters } from '@svc/core';
 import type { Starter } from '../packages/core/src/starters/list-starters.ts';
 import { describe, expect, it } from 'vitest';
@@ -12,11 +16,16 @@ const paper: Record<string, [number, number]> = { A4: [210, 297], A5: [148, 210]
 
 /** A few words of the sample data every render must show, so a blank page cannot pass. */
 const expectedText: Record<string, string[]> = {
-  invoice: ['INV-2026-0142', 'Acme Logistics Ltd', '£9,491.40'],
+  // the page number and the confidentiality line are page-margin boxes of the document's CSS
+  invoice: ['INV-2026-0142', 'Acme Logistics Ltd', '£9,491.40', 'Page 1 of 1'],
   receipt: ['CORNER BAKERY', 'Almond croissant', '€26.90'],
   certificate: ['Amara Okafor', 'Programme Director'],
-  'report-cover': ['Sustainability and Performance 2025', 'April 2026'],
+  'multilingual-certificate': ['Amara Okafor', '山田 花子', 'Ζωή Παπαδοπούλου', 'Иван Петров', '김민준', 'Page 7 of 7'],
+  'report-cover': ['Sustainability and Performance 2025', 'April 2026', 'CONFIDENTIAL: NOT FOR DISTRIBUTION'],
 };
+
+/** Pages of a PDF starter's sample render: one unless named here. */
+const expectedPages: Record<string, number> = { 'multilingual-certificate': 7 };
 
 describe('starter gallery', () => {
   it('has at least the six kinds the dashboard promises, each with a unique id, tags and a schema', () => {
@@ -46,7 +55,7 @@ describe('starter gallery', () => {
         const { file } = await renderOk('pdf', account.apiKey, { template_id: template.template.id, data: starter.sampleData, pdf });
         const info = pdfInfo(file.bytes);
         const [width, height] = paper[pdf.format]!;
-        expect(info.pages).toBe(1);
+        expect(info.pages).toBe(expectedPages[starter.id] ?? 1);
         expect([info.width, info.height].map(Math.round)).toEqual((pdf.landscape ? [height, width] : [width, height]).map((mm) => Math.round(points(mm))));
         const text = pdfText(file.bytes).replace(/\s+/g, ' ');
         for (const words of expectedText[starter.id] ?? []) expect(text).toContain(words);
@@ -62,6 +71,29 @@ describe('starter gallery', () => {
     },
     120_000,
   );
+
+  it('multilingual certificates: each script set in a Noto face, embedded, and a bookmark per recipient', async () => {
+    const account = await newAccount();
+    const starter = listStarters().find((entry) => entry.id === 'multilingual-certificate')!;
+    const template = await copyStarter(serviceContext(), { accountId: account.accountId, starterId: starter.id });
+    const { file } = await renderOk('pdf', account.apiKey, { template_id: template.template.id, data: starter.sampleData, pdf: starter.output.type === 'pdf' ? starter.output.pdf : {} });
+    const fonts = execFileSync('pdffonts', ['-'], { input: file.bytes }).toString();
+    for (const face of ['NotoSerif', 'NotoNaskhArabic', 'NotoSerifDevanagari']) expect(fonts, face).toMatch(new RegExp(`\\+${face}-\\S+\\s.*\\syes\\s+yes\\s`));
+    // the CJK faces have CFF outlines, which Chromium's PDF writer embeds as Type 3 fonts
+    expect(fonts).toMatch(/Type 3\s+Custom\s+yes/);
+    const directory = mkdtempSync(join(tmpdir(), 'starters-test-'));
+    try {
+      writeFileSync(join(directory, 'certificates.pdf'), file.bytes);
+      const outline = JSON.parse(execFileSync('qpdf', ['--json', '--json-key=outlines', join(directory, 'certificates.pdf')]).toString()).outlines;
+      // Chromium writes a right-to-left title's words in display order, so words are compared as sets
+      const words = (text: string) => text.split(' ').sort();
+      expect(outline.map((entry: { title: string }) => words(entry.title))).toEqual(
+        (starter.sampleData.recipients as { name: string }[]).map((recipient) => words(recipient.name)),
+      );
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('answers gallery_template_not_found for an unknown starter and saves nothing', async () => {
     const account = await newAccount();

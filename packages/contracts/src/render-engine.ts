@@ -63,6 +63,8 @@ export type AssetResolver = (reference: string) => Promise<ResolvedAsset | null>
 export interface ResolvedAsset {
   bytes: Buffer;
   mediaType: string;
+  /** A brand kit font: the family name its file declares, so the render report can say where a face came from. */
+  fontFamily?: string;
 }
 
 /** What every piece of browser work takes besides its options. */

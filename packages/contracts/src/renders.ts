@@ -78,6 +78,13 @@ function utf8Text(maxBytes: number) {
     .refine((value) => utf8Bytes(value) <= maxBytes, { message: `at most ${maxBytes} UTF-8 bytes` });
 }
 
+/** Chromium's own header and footer, and the recommended alternative in the document's CSS. */
+const headerFooterDescription = (part: 'header' | 'footer') =>
+  `HTML of Chromium's page ${part}, drawn when display_header_footer is true. It is laid out apart from the document: ` +
+  'none of its styles or web fonts apply and images are unsupported. Recommended instead: page-margin boxes in the ' +
+  'document\'s own CSS, such as @page { margin: 20mm; @bottom-center { content: "Page " counter(page) " of " counter(pages) } }, ' +
+  'which use its fonts and colours; the document\'s @page margins win over pdf.margins side by side.';
+
 export const PdfOptions = named(
   'PdfOptions',
   z
@@ -97,8 +104,8 @@ export const PdfOptions = named(
       print_background: z.boolean().optional(),
       scale: z.number().min(pdfScale.min).max(pdfScale.max).optional(),
       display_header_footer: z.boolean().optional(),
-      header_template: z.string().max(maxHeaderFooterChars).optional(),
-      footer_template: z.string().max(maxHeaderFooterChars).optional(),
+      header_template: z.string().max(maxHeaderFooterChars).optional().meta({ description: headerFooterDescription('header') }),
+      footer_template: z.string().max(maxHeaderFooterChars).optional().meta({ description: headerFooterDescription('footer') }),
       title: z.string().max(maxPdfMetadataChars).optional(),
       author: z.string().max(maxPdfMetadataChars).optional(),
       subject: z.string().max(maxPdfMetadataChars).optional(),

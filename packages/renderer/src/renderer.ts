@@ -17,10 +17,14 @@ import { BrowserPool } from './browser/browser-pool.ts';
 import { adaptCanvas } from './canvas/adapt-canvas.ts';
 import { measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
+import { stampImage } from './image/provenance.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
+import { markEmbeddedFaces } from './report/embedded-fonts.ts';
 import { FindingsCollector } from './report/findings-collector.ts';
+import { systemGlyphCoverage } from './report/system-glyphs.ts';
+import { printableWidthPx } from './pdf/page-size.ts';
 import type { RendererLogger, RendererOptions, RendererStatus } from './types.ts';
 
 const silent: RendererLogger = { info: () => {}, warn: () => {}, error: () => {} };
@@ -45,15 +49,19 @@ export function defaultWarmSandboxes(memoryBytes = totalmem()): number {
 export class Renderer implements RenderEngine {
   readonly #pool: BrowserPool;
   readonly #renderTimeoutMs: number;
+  readonly #inspectPages: boolean;
 
-  private constructor(pool: BrowserPool, renderTimeoutMs: number) {
+  private constructor(pool: BrowserPool, renderTimeoutMs: number, inspectPages: boolean) {
     this.#pool = pool;
     this.#renderTimeoutMs = renderTimeoutMs;
+    this.#inspectPages = inspectPages;
   }
 
   /** Launches the first browser; resolves once it is ready to take renders. */
   static async start(options: RendererOptions = {}): Promise<Renderer> {
     const logger = options.logger ?? silent;
+    // read once per process; started now so no render waits for it
+    if (options.inspectPages !== false) void systemGlyphCoverage();
     const pool = await BrowserPool.start({
       executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
@@ -68,7 +76,7 @@ export class Renderer implements RenderEngine {
       },
       logger,
     });
-    return new Renderer(pool, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs);
+    return new Renderer(pool, options.renderTimeoutMs ?? DEFAULTS.renderTimeoutMs, options.inspectPages !== false);
   }
 
   async renderPdf(input: RenderPdfInput): Promise<RenderOutput> {
@@ -87,11 +95,13 @@ export class Renderer implements RenderEngine {
           bulk: input.bulk,
           viewport: input.viewport,
           found,
+          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true } : undefined,
         },
         (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
       );
+      markEmbeddedFaces(found, printed);
       // outside the pool slot: post-processing needs no browser
-      const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry));
+      const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));
       return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };
     } catch (error) {
       throw found.attachTo(error);
@@ -102,7 +112,7 @@ export class Renderer implements RenderEngine {
     prepareImage(input.image, input.pages);
     const found = new FindingsCollector();
     try {
-      const bytes = await inSandbox(
+      const captured = await inSandbox(
         this.#pool,
         {
           account: input.account,
@@ -113,9 +123,11 @@ export class Renderer implements RenderEngine {
           bulk: input.bulk,
           viewport: { width: input.image.width, height: input.image.height, device_scale_factor: 1 },
           found,
+          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: input.image.width, fitRoot: false } : undefined,
         },
         (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
       );
+      const bytes = input.provenance ? stampImage(captured, input.image.format, input.image, input.provenance) : captured;
       return { bytes, mediaType: `image/${input.image.format}`, findings: found.findings };
     } catch (error) {
       throw found.attachTo(error);

@@ -33,6 +33,12 @@ export interface RendererOptions {
   renderTimeoutMs?: number;
   /** default: logs nothing */
   logger?: RendererLogger;
+  /**
+   * Look at each loaded page for the render report (script, layout, glyphs, fonts, failed
+   * resources); default true. Timing and blocked requests are recorded either way. Off only to
+   * measure what the look costs (the benchmark's report cell).
+   */
+  inspectPages?: boolean;
 }
 
 export interface RendererStatus {

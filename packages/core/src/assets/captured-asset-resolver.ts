@@ -22,7 +22,7 @@ export function accountAssetResolver(ctx: ServiceContext, accountId: string | un
   return storedAssetResolver(ctx, async () => (accountId ? ctx.db.asset.findMany({ where: { accountId } }) : []));
 }
 
-type StoredAsset = { id: string; storageKey: string; mediaType: string; sha256: string };
+type StoredAsset = { id: string; storageKey: string; mediaType: string; sha256: string; kind: string; fontFamily: string | null };
 
 function storedAssetResolver(ctx: ServiceContext, allowed: () => Promise<StoredAsset[]>): AssetResolver {
   let captured: Promise<Map<string, StoredAsset>> | undefined;
@@ -37,6 +37,7 @@ function storedAssetResolver(ctx: ServiceContext, allowed: () => Promise<StoredA
     for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
     const bytes = Buffer.concat(chunks);
     if (createHash('sha256').update(bytes).digest('hex') !== asset.sha256) throw new Error('a captured asset file changed');
-    return { bytes, mediaType: asset.mediaType };
+    // fonts are only ever brand kit fonts (the asset routes take images)
+    return asset.kind === 'font' && asset.fontFamily ? { bytes, mediaType: asset.mediaType, fontFamily: asset.fontFamily } : { bytes, mediaType: asset.mediaType };
   };
 }

@@ -27,6 +27,7 @@ interface PendingMember {
   html: string;
   options: RenderOptions;
   asset_ids: string[] | null;
+  data_sha256: string | null;
 }
 
 /** How many pending members one pass looks at; the account's live-job limit admits far fewer. */
@@ -53,7 +54,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
 
   const pending = await tx.$queryRaw<PendingMember[]>`
     SELECT m.group_id, m.position, g.key_id, k.status::text AS key_status, k.monthly_overage_cap AS overage_cap, g.template_id, g.template_version,
-           t.name AS template_name, m.html, m.options, m.asset_ids
+           t.name AS template_name, m.html, m.options, m.asset_ids, m.data_sha256
       FROM render_group_members m
       JOIN render_groups g ON g.id = m.group_id
       JOIN templates t ON t.id = g.template_id
@@ -84,9 +85,9 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
     const filename = defaultFilename(now, safeName(member.template_name ?? '') || member.template_id);
     await tx.$executeRaw`
       WITH job AS (
-        INSERT INTO render_jobs (id, account_id, key_id, kind, filename, template_id, template_version, options, group_id, created_at)
+        INSERT INTO render_jobs (id, account_id, key_id, kind, filename, template_id, template_version, data_sha256, options, group_id, created_at)
         VALUES (${jobId}, ${accountId}, ${member.key_id}, ${member.options.kind}::"RenderKind", ${filename}, ${member.template_id},
-                ${member.template_version}, ${JSON.stringify(member.options)}::jsonb, ${member.group_id}, ${now})
+                ${member.template_version}, ${member.data_sha256}, ${JSON.stringify(member.options)}::jsonb, ${member.group_id}, ${now})
         RETURNING id),
       input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${member.html} FROM job),
       assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${member.asset_ids ?? []}::text[]))

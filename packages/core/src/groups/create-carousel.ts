@@ -29,7 +29,7 @@ export async function createCarousel(ctx: ServiceContext, { principal, request, 
   const data = request.data ?? {};
   const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: resolved.source, sourceField: 'template_id' });
   await validateMemberData(resolved.schema, [{ data, field: 'data' }], brand);
-  const { html, assetIds } = await meterMembers(ctx, principal.accountId, (tenancy) =>
+  const { html, assetIds, dataSha256 } = await meterMembers(ctx, principal.accountId, (tenancy) =>
     evaluateMember(ctx, principal.accountId, { source: resolved.source, data, field: 'data', brand }, tenancy),
   );
 
@@ -47,6 +47,7 @@ export async function createCarousel(ctx: ServiceContext, { principal, request, 
     height: size.height,
     html,
     assetIds,
+    dataSha256,
     options: memberOptions(request.format, size, id),
   }));
   return createRenderGroup(ctx, group, members);

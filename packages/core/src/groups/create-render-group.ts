@@ -17,7 +17,7 @@ export type PlannedMember = {
   name: string | null;
   width: number | null;
   height: number | null;
-} & ({ html: string; options: RenderOptions; assetIds: string[] } | { errorCode: string });
+} & ({ html: string; options: RenderOptions; assetIds: string[]; dataSha256: string } | { errorCode: string });
 
 export interface GroupRequest {
   principal: Principal;
@@ -123,7 +123,7 @@ export async function createRenderGroup(ctx: ServiceContext, request: GroupReque
           height: member.height,
           ...('errorCode' in member
             ? { state: 'failed' as const, errorCode: member.errorCode, html: '', options: {}, assetIds: [] }
-            : { state: 'pending' as const, html: member.html, options: member.options, assetIds: member.assetIds }),
+            : { state: 'pending' as const, html: member.html, options: member.options, assetIds: member.assetIds, dataSha256: member.dataSha256 }),
         })),
       });
       await admitPendingMembers(tx, { accountId: principal.accountId, now, groupConcurrency: ctx.config.groupConcurrency });

@@ -1,6 +1,8 @@
 // What group members render: effective render options and evaluated html, with problems
 // pointed at the member they belong to (rows.N for batch rows).
+import { createHash } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/contracts';
+import { canonicalJson } from '@svc/templating';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -67,10 +69,11 @@ export async function evaluateMember(
   accountId: string,
   input: { source: string; data: Record<string, unknown>; field: string; brand: BrandValues | null },
   tenancy: EvaluationTenancy,
-): Promise<{ html: string; assetIds: string[] }> {
+): Promise<{ html: string; assetIds: string[]; dataSha256: string }> {
   try {
     const html = await evaluateSource(input.source, input.data, 'template_id', input.brand, tenancy);
-    return { html, assetIds: await checkAssetReferences(ctx.db, accountId, html, 'template_id') };
+    const dataSha256 = createHash('sha256').update(canonicalJson(input.data)).digest('hex');
+    return { html, assetIds: await checkAssetReferences(ctx.db, accountId, html, 'template_id'), dataSha256 };
   } catch (error) {
     throw pointedAt(error, input.field);
   }

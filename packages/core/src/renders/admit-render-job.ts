@@ -24,6 +24,8 @@ export interface AdmittedRenderJob {
   reference: string | null;
   filename: string;
   template: { id: string; version: number } | null;
+  /** SHA-256 of a template render's canonical data, recorded for the file's provenance. */
+  dataSha256: string | null;
   /** Effective render options, as the renderer receives them. */
   options: unknown;
   /** The evaluated html. */
@@ -76,9 +78,9 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
   // are immutable, so capturing the ids captures the exact bytes the worker will serve
   const recorded = (source: Prisma.Sql) => Prisma.sql`
     created AS (
-      INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, options, retry_of, created_at)
+      INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, data_sha256, options, retry_of, created_at)
       SELECT ${jobId}::text, ${accountId}::text, ${keyId}::text, ${kind}::"RenderKind", ${job.reference}::text, ${job.filename}::text,
-             ${job.template?.id ?? null}::text, ${job.template?.version ?? null}::int, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}::text,
+             ${job.template?.id ?? null}::text, ${job.template?.version ?? null}::int, ${job.dataSha256}::text, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}::text,
              ${now}::timestamptz
         FROM ${source}
       RETURNING id),

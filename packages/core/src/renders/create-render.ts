@@ -99,6 +99,7 @@ async function admit(
       reference: request.reference ?? null,
       filename: request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id)),
       template: spec.template ? { id: spec.template.id, version: spec.template.version } : null,
+      dataSha256: spec.dataSha256,
       options: spec.options,
       html: spec.html,
       assetIds,

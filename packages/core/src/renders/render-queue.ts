@@ -2,7 +2,7 @@
 // queue entry in the statement that records the job, and the NOTIFY that wakes workers goes out
 // when that commits; a worker claims with one statement that takes the oldest entry no other
 // worker is taking (FOR UPDATE SKIP LOCKED) and moves its job to running under a lease.
-import type { RenderOptions } from '@svc/contracts';
+import type { RenderOptions, RenderProvenance } from '@svc/contracts';
 import { type DbOrTx, Prisma } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 
@@ -39,6 +39,10 @@ export interface ClaimedJob {
   options: RenderOptions;
   /** null if the job has no input (never expected: the input goes only when the job ends) */
   html: string | null;
+  /** the saved-template version rendered, or null */
+  template: { id: string; version: number } | null;
+  /** SHA-256 of a template render's canonical data, or null */
+  dataSha256: string | null;
 }
 
 interface ClaimRow {
@@ -48,6 +52,9 @@ interface ClaimRow {
   options: RenderOptions;
   html: string | null;
   bulk: boolean;
+  template_id: string | null;
+  template_version: number | null;
+  data_sha256: string | null;
 }
 
 const claimedJob = (row: ClaimRow): ClaimedJob => ({
@@ -57,6 +64,8 @@ const claimedJob = (row: ClaimRow): ClaimedJob => ({
   attempts: row.attempts,
   options: row.options,
   html: row.html,
+  template: row.template_id !== null && row.template_version !== null ? { id: row.template_id, version: row.template_version } : null,
+  dataSha256: row.data_sha256,
 });
 
 /**
@@ -71,7 +80,7 @@ function claimOf(ctx: ServiceContext, taken: Prisma.Sql): Prisma.Sql {
            started_at = COALESCE(started_at, ${now})
       FROM ${taken} t
      WHERE j.id = t.job_id AND (j.status = 'queued' OR (j.status = 'running' AND j.lease_expires_at < ${now}))
-    RETURNING j.id, j.account_id, j.attempts, j.options, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html,
+    RETURNING j.id, j.account_id, j.attempts, j.options, j.template_id, j.template_version, j.data_sha256, (SELECT i.html FROM render_inputs i WHERE i.job_id = j.id) AS html,
               (j.group_id IS NOT NULL OR j.credit = 'none') AS bulk`;
 }
 
@@ -120,4 +129,13 @@ export async function handBackRender(ctx: ServiceContext, job: ClaimedJob, delay
       ON CONFLICT (job_id) DO UPDATE SET run_at = EXCLUDED.run_at
       RETURNING job_id)
     SELECT pg_notify(${renderQueuedChannel}, ${job.bulk ? 'bulk' : 'single'}) FROM queued`;
+}
+
+/** What the rendered file records about its origin (docs/decisions/renders.md, Provenance). */
+export function provenanceOf(job: ClaimedJob): RenderProvenance {
+  return {
+    job_id: job.id,
+    ...(job.template ? { template: job.template } : {}),
+    ...(job.dataSha256 !== null ? { data_sha256: job.dataSha256 } : {}),
+  };
 }

@@ -19,6 +19,8 @@ export interface RenderSpec {
   fingerprint: string;
   /** The saved-template version rendered, or null for raw HTML and stateless templates. */
   template: { id: string; version: number; sizeId: string | null; name: string | null } | null;
+  /** SHA-256 (hex) of the template data in canonical JSON; null for raw HTML (the file's provenance). */
+  dataSha256: string | null;
 }
 
 /** Applies the defaults of the render request rules, so equal requests have equal effective options. */
@@ -115,7 +117,9 @@ export async function buildRenderSpec(
       }),
     )
     .digest('hex');
-  return { html, options, fingerprint, template };
+  const templated = saved !== undefined || isTemplateHtml(request);
+  const dataSha256 = templated ? createHash('sha256').update(canonicalJson(request.data ?? {})).digest('hex') : null;
+  return { html, options, fingerprint, template, dataSha256 };
 }
 
 /** Page ids must name canvas pages of the document (data-svc-page); unknown ids are refused. */

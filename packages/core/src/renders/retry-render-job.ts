@@ -51,6 +51,7 @@ export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRender
       reference: original.reference,
       filename: original.filename,
       template: original.templateId && original.templateVersion ? { id: original.templateId, version: original.templateVersion } : null,
+      dataSha256: original.dataSha256,
       options: original.options,
       html: input.html,
       assetIds: assets.map((asset) => asset.assetId),

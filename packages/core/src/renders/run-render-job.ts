@@ -4,7 +4,7 @@ import { capturedAssetResolver } from '../assets/captured-asset-resolver.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { extensionOf } from './filename.ts';
 import { type FinishRenderOptions, finishRender } from './finish-render.ts';
-import { type ClaimedJob, claimRender } from './render-queue.ts';
+import { type ClaimedJob, claimRender, provenanceOf } from './render-queue.ts';
 
 export interface RunRenderJobOptions {
   jobId: string;
@@ -73,9 +73,16 @@ export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Pr
   if (!finished) await ctx.storage.remove(storageKey);
 }
 
-/** The job's stored options go to the engine as they are. */
+/** The job's stored options go to the engine as they are, with where the file comes from. */
 function render(ctx: ServiceContext, job: ClaimedJob & { html: string }): Promise<RenderOutput> {
   const { options } = job;
-  const work = { account: job.accountId, html: job.html, assets: capturedAssetResolver(ctx, job.id), timeoutMs: ctx.config.renderTimeoutMs, bulk: job.bulk };
+  const work = {
+    account: job.accountId,
+    html: job.html,
+    assets: capturedAssetResolver(ctx, job.id),
+    timeoutMs: ctx.config.renderTimeoutMs,
+    bulk: job.bulk,
+    provenance: provenanceOf(job),
+  };
   return options.kind === 'pdf' ? ctx.renderEngine.renderPdf({ ...options, ...work }) : ctx.renderEngine.renderImage({ ...options, ...work });
 }

@@ -13,10 +13,13 @@ const source = `${moneyMacro}
 <meta charset="utf-8">
 <title>Invoice {{ invoice.number }}</title>
 <style>
-  @page { size: A4; margin: 0; }
+  @page {
+    size: A4;
+    margin: 18mm 18mm 20mm;
+    @bottom-right { content: "Page " counter(page) " of " counter(pages); font: 8.5pt/1 "Liberation Sans", Arial, sans-serif; color: #7b8794; }
+  }
   * { box-sizing: border-box; }
   body { margin: 0; font: 10.5pt/1.5 "Liberation Sans", Arial, Helvetica, sans-serif; color: #1f2933; }
-  .page { padding: 18mm 18mm 16mm; }
   header { display: flex; justify-content: space-between; align-items: flex-start; }
   .brand { font-size: 20pt; font-weight: 700; letter-spacing: -0.02em; color: {{ accent }}; }
   .brand small { display: block; font-size: 9pt; font-weight: 400; color: #52606d; letter-spacing: 0; }

@@ -7,9 +7,13 @@ const source = `{%- set colour = accent_color | default("#0f4c81") -%}
 <meta charset="utf-8">
 <title>{{ title }}</title>
 <style>
-  @page { size: A4; margin: 0; }
+  @page {
+    size: A4;
+    margin: 0 0 14mm;
+    {% if confidential %}@bottom-center { content: "Confidential: not for distribution"; font: 700 7.5pt/1 "Liberation Sans", Arial, sans-serif; letter-spacing: 0.2em; text-transform: uppercase; color: {{ colour }}; }{% endif %}
+  }
   * { box-sizing: border-box; }
-  html, body { margin: 0; width: 210mm; height: 297mm; }
+  html, body { margin: 0; width: 210mm; height: 283mm; }
   body { position: relative; overflow: hidden; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: #102a43; background: #fff; }
   .band { position: absolute; left: 0; top: 0; width: 100%; height: 128mm; overflow: hidden; background: {{ colour }}; }
   .band::before { content: ""; position: absolute; right: -40mm; top: -30mm; width: 140mm; height: 140mm; border-radius: 50%; background: rgba(255,255,255,0.08); }
@@ -19,7 +23,7 @@ const source = `{%- set colour = accent_color | default("#0f4c81") -%}
   .kind { font-size: 11pt; font-weight: 700; letter-spacing: 0.25em; text-transform: uppercase; color: {{ colour }}; }
   h1 { margin: 6mm 0 0; font-size: 38pt; line-height: 1.08; letter-spacing: -0.015em; }
   .subtitle { margin-top: 6mm; font-size: 15pt; line-height: 1.4; color: #486581; max-width: 150mm; }
-  .details { position: absolute; left: 22mm; right: 22mm; bottom: 22mm; display: flex; justify-content: space-between; padding-top: 6mm; border-top: 0.5mm solid #d9e2ec; font-size: 10pt; color: #486581; }
+  .details { position: absolute; left: 22mm; right: 22mm; bottom: 8mm; display: flex; justify-content: space-between; padding-top: 6mm; border-top: 0.5mm solid #d9e2ec; font-size: 10pt; color: #486581; }
   .details b { display: block; color: #102a43; font-size: 11pt; margin-top: 1mm; }
   .confidential { position: absolute; right: 22mm; top: 22mm; color: #fff; font-size: 8.5pt; letter-spacing: 0.2em; text-transform: uppercase; border: 0.3mm solid rgba(255,255,255,0.7); padding: 1.5mm 3mm; border-radius: 1mm; }
 </style>
@@ -74,7 +78,7 @@ export const reportCoverStarter: Starter = {
     period: 'January – December 2025',
     published_on: 'April 2026',
     accent_color: '#0f4c81',
-    confidential: false,
+    confidential: true,
   },
   output: { type: 'pdf', pdf: { format: 'A4', margins: { top: '0mm', right: '0mm', bottom: '0mm', left: '0mm' } } },
 };

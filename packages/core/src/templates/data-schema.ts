@@ -118,21 +118,24 @@ export function compileDataSchema(schema: unknown): Validator | null {
   if (cached) return cached;
   const draft = draftOf(schema);
   checkComplexity(schema);
-  const validator = bounded(() => {
-    const ajv = compilerOf(draft);
-    try {
+  // the instance (and its meta-schema, our own work) is made outside the bound
+  const ajv = compilerOf(draft);
+  let validator: Validator;
+  try {
+    validator = bounded(() => {
       const compiled = ajv.compile(schema as object) as Validator;
       // the validator keeps what it compiled; the instance forgets the schema, so it does not grow
       // (a boolean schema is kept once, by its value)
       if (typeof schema === 'object') ajv.removeSchema(schema as object);
       return compiled;
-    } catch (error) {
-      // a failed or interrupted compilation may leave the schema half registered: a new instance next time
-      compilers.delete(draft);
-      if (error instanceof RangeError) throw error;
-      throw schemaError('template_schema_invalid');
-    }
-  });
+    });
+  } catch (error) {
+    // a failed or interrupted compilation (V8 ends an interrupted one without running its catch
+    // blocks) may leave the schema half registered: a new instance next time
+    compilers.delete(draft);
+    if ((error as { code?: string })?.code === 'template_schema_complexity') throw error;
+    throw schemaError('template_schema_invalid');
+  }
   // a $ref cycle that never descends into the data recurses on any value: find it now
   bounded(() => [null, {}, [], '', 0, true].forEach((probe) => validator(probe)));
   if (cache.size >= cacheSize) cache.delete(cache.keys().next().value as string);

@@ -12,13 +12,15 @@ import type { BrowserContext, CDPSession, HTTPRequest, Page, Target } from 'pupp
 import { type AssetResolver, type JavascriptMode, RenderError, type ResolvedAsset } from '@svc/contracts';
 import { GUARD_REPORT_KINDS, PAGE_GUARD_SCRIPT, REPORT_BINDING, type GuardReportKind } from './page-guard-script.ts';
 import { classifyUrl } from './page-resource-policy.ts';
-import type { Violations } from './violations.ts';
+import type { JobFindings, Violations } from './violations.ts';
 
 export interface IsolationOptions {
   javascript: JavascriptMode;
   /** Read at request time: a sandbox is opened before its job, whose resolver is set on arrival. */
   assets: { current?: AssetResolver };
   violations: Violations;
+  /** the collector of the job being served (brand kit fonts it loads are recorded there) */
+  found: JobFindings;
 }
 
 export interface IsolatedPage {
@@ -27,6 +29,8 @@ export interface IsolatedPage {
   session: CDPSession;
 }
 
+const LOCAL_RESOURCE_REFUSED = 'Not allowed to load local resource';
+
 const FOREIGN_TARGETS = new Set(['page', 'background_page', 'service_worker', 'shared_worker', 'webview']);
 
 export async function openIsolatedPage(context: BrowserContext, options: IsolationOptions): Promise<IsolatedPage> {
@@ -34,15 +38,15 @@ export async function openIsolatedPage(context: BrowserContext, options: Isolati
   const page = await context.newPage();
   // registered after our own page exists: any later page in this context is a popup
   context.on('targetcreated', (target: Target) => {
-    if (target !== page.target() && FOREIGN_TARGETS.has(target.type())) violations.record('blocked_request', { layer: 'target', kind: target.type() });
+    if (target !== page.target() && FOREIGN_TARGETS.has(target.type())) violations.record('blocked_request', { layer: 'target', kind: target.type(), url: target.url() });
   });
-  page.on('workercreated', () => violations.record('blocked_request', { layer: 'target', kind: 'worker' }));
+  page.on('workercreated', (worker) => violations.record('blocked_request', { layer: 'target', kind: 'worker', url: worker.url() }));
   // a crashed renderer never answers again: fail now instead of at the deadline. Content that
   // crashes its renderer has almost always run it out of memory.
   page.on('error', () => violations.fail(new RenderError('resource_limit', 'page_crashed', 'the page crashed its renderer')));
 
   const resolveAsset = cachedResolver(options.assets);
-  page.on('request', (request) => void interceptRequest(request, resolveAsset, violations));
+  page.on('request', (request) => void interceptRequest(request, resolveAsset, violations, options.found));
   // independent DevTools round trips, and nothing is loaded before all of them are in place
   const [session] = await Promise.all([
     openObserverSession(page, violations),
@@ -53,14 +57,19 @@ export async function openIsolatedPage(context: BrowserContext, options: Isolati
   return { page, session };
 }
 
-async function interceptRequest(request: HTTPRequest, resolveAsset: (reference: string) => Promise<ResolvedAsset | null>, violations: Violations): Promise<void> {
+async function interceptRequest(
+  request: HTTPRequest,
+  resolveAsset: (reference: string) => Promise<ResolvedAsset | null>,
+  violations: Violations,
+  found: JobFindings,
+): Promise<void> {
   const url = request.url();
   const verdict = classifyUrl(url);
   try {
     if (verdict.kind === 'inline') return await request.continue();
     // an asset is an image or a font, never a document to navigate to
     if (verdict.kind === 'blocked' || request.resourceType() === 'document') {
-      violations.record('blocked_request', { layer: 'interception', kind: request.resourceType() });
+      violations.record('blocked_request', { layer: 'interception', kind: request.resourceType(), url });
       return await request.abort('blockedbyclient');
     }
     let asset: ResolvedAsset | null;
@@ -72,9 +81,10 @@ async function interceptRequest(request: HTTPRequest, resolveAsset: (reference: 
       return await request.abort('failed');
     }
     if (!asset) {
-      violations.record('unknown_asset', { layer: 'interception', kind: 'asset' });
+      violations.record('unknown_asset', { layer: 'interception', kind: 'asset', url, resourceType: request.resourceType() });
       return await request.abort('blockedbyclient');
     }
+    if (asset.fontFamily) found.current?.brandFont(asset.fontFamily);
     await request.respond({
       status: 200,
       contentType: asset.mediaType,
@@ -90,12 +100,14 @@ async function interceptRequest(request: HTTPRequest, resolveAsset: (reference: 
 async function openObserverSession(page: Page, violations: Violations): Promise<CDPSession> {
   const session = await page.createCDPSession();
   session.on('Network.requestWillBeSent', (event) => {
-    if (classifyUrl(event.request.url).kind === 'blocked') violations.record('blocked_request', { layer: 'observer', kind: (event.type ?? 'other').toLowerCase() });
+    if (classifyUrl(event.request.url).kind === 'blocked') violations.record('blocked_request', { layer: 'observer', kind: (event.type ?? 'other').toLowerCase(), url: event.request.url });
   });
-  session.on('Network.webSocketCreated', () => violations.record('blocked_request', { layer: 'observer', kind: 'websocket' }));
+  session.on('Network.webSocketCreated', (event) => violations.record('blocked_request', { layer: 'observer', kind: 'websocket', url: event.url }));
   session.on('Log.entryAdded', ({ entry }) => {
     // Chromium refuses file: and chrome: subresources in the renderer and only logs it
-    if (entry.text.startsWith('Not allowed to load local resource')) violations.record('blocked_request', { layer: 'observer', kind: 'local_resource' });
+    if (entry.text.startsWith(LOCAL_RESOURCE_REFUSED)) {
+      violations.record('blocked_request', { layer: 'observer', kind: 'local_resource', url: entry.text.slice(LOCAL_RESOURCE_REFUSED.length).replace(/^:\s*/, '') });
+    }
   });
   // no response bodies are needed; keep the inspector from buffering them
   await Promise.all([session.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }), session.send('Log.enable')]);
@@ -124,7 +136,8 @@ async function installGuardScript(page: Page, violations: Violations): Promise<v
 function judgeGuardReport(kind: string, target: string, violations: Violations): void {
   // page script can call the binding itself with any text: only a known kind is repeated
   const reported: GuardReportKind | 'unknown' = (GUARD_REPORT_KINDS as readonly string[]).includes(kind) ? (kind as GuardReportKind) : 'unknown';
-  const finding = { layer: 'page_guard' as const, kind: reported };
+  // the target is what the page passed: a URL for every kind but webrtc (its servers' list)
+  const finding = { layer: 'page_guard' as const, kind: reported, url: reported === 'webrtc' ? undefined : target };
   switch (reported) {
     case 'eventsource':
     case 'popup':

@@ -38,3 +38,8 @@ function assetReference(url: string): string | null {
 export function rewriteAssetReferences(html: string): string {
   return html.replace(ASSET_REFERENCE, `${ASSET_ALIAS_ORIGIN}/$1`);
 }
+
+/** A URL as the document wrote it: the https alias of an asset reference back in its asset:// form. */
+export function assetReferenceAsWritten(url: string): string {
+  return url.startsWith(`${ASSET_ALIAS_ORIGIN}/`) ? `asset://${url.slice(ASSET_ALIAS_ORIGIN.length + 1)}` : url;
+}

@@ -22,7 +22,7 @@ export async function auditResourceHints(session: CDPSession, violations: Violat
     const rel = (map.get('rel') ?? '').toLowerCase().split(/\s+/);
     const href = map.get('href') ?? '';
     const hint = rel.find((token) => NETWORK_HINTS.has(token));
-    if (hint && classifyUrl(href).kind === 'blocked') violations.record('blocked_request', { layer: 'resource_hint', kind: hint });
+    if (hint && classifyUrl(href).kind === 'blocked') violations.record('blocked_request', { layer: 'resource_hint', kind: hint, url: href });
   }
   if (rules.nodeIds.length > 0) violations.record('blocked_request', { layer: 'resource_hint', kind: 'speculation_rules' });
 }

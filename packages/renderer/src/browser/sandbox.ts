@@ -12,7 +12,8 @@ import { loadContent } from './load-content.ts';
 import { auditResourceHints } from './resource-hints.ts';
 import type { Prepared } from './sandbox-stock.ts';
 import { openTripwire } from './tripwire.ts';
-import { Violations } from './violations.ts';
+import { type JobFindings, Violations } from './violations.ts';
+import { inspectPage, type PageInspection } from '../report/inspect-page.ts';
 
 export interface SandboxOptions {
   /** the isolation boundary; omitted: the sandbox serves this job only */
@@ -27,6 +28,8 @@ export interface SandboxOptions {
   bulk?: boolean;
   /** collects the render report's findings; omitted for work that has no report (adapt, layout facts) */
   found?: FindingsCollector;
+  /** how the loaded page is inspected for the report (with found); omitted: not inspected */
+  inspect?: PageInspection;
 }
 
 /** Most jobs ask for the default viewport, so a sandbox is made ready with it already set. */
@@ -40,6 +43,7 @@ interface SandboxParts {
   session: CDPSession;
   violations: Violations;
   assets: { current?: AssetResolver };
+  found: JobFindings;
 }
 
 /** Jobs without an account each get a tenant of their own, so their sandbox is never reused. */
@@ -50,7 +54,8 @@ let unsharedJobs = 0;
  * tripwire, and an isolated blank page with script off. Nothing of any job is in it yet.
  */
 export async function prepareSandbox(browser: Browser, logger: RendererLogger): Promise<Prepared<SandboxParts>> {
-  const violations = new Violations(logger);
+  const found: JobFindings = {};
+  const violations = new Violations(logger, found);
   const tripwire = await openTripwire(() => violations.record('blocked_request', { layer: 'tripwire', kind: 'connection' }));
   try {
     const context = await browser.createBrowserContext({
@@ -61,9 +66,9 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
     });
     const assets: { current?: AssetResolver } = {};
     try {
-      const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations });
+      const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations, found });
       await setViewport(page, PREPARED_VIEWPORT);
-      return { context, extra: { page, session, violations, assets, viewport: PREPARED_VIEWPORT, scripted: false }, dispose: () => tripwire.close() };
+      return { context, extra: { page, session, violations, assets, found, viewport: PREPARED_VIEWPORT, scripted: false }, dispose: () => tripwire.close() };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
@@ -82,6 +87,9 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
     const { page, session, violations, assets } = parts;
     violations.renew();
     assets.current = options.assets;
+    // what the page still does after its job ended belongs to no report
+    parts.found.current = options.found;
+    const unsetFindings = () => (parts.found.current = undefined);
     return violations.guard(async () => {
       if (options.javascript === 'enabled') {
         parts.scripted = true;
@@ -93,8 +101,9 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
       }
       await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
       await auditResourceHints(session, violations);
+      if (options.found && options.inspect) await inspectPage(session, options.found, options.inspect);
       return capture(page, session);
-    });
+    }).finally(unsetFindings);
   });
 }
 

@@ -1,6 +1,8 @@
 // What the isolation layers found during one job. The first finding fails the job at once (the
 // render is raced against it) and wins over any error the interrupted render throws after it.
 import { RenderError } from '@svc/contracts';
+import type { FindingsCollector } from '../report/findings-collector.ts';
+import { refusedRequestProblem } from '../report/blocked-requests.ts';
 import type { RendererLogger } from '../types.ts';
 
 export type ViolationCode = 'blocked_request' | 'unknown_asset';
@@ -15,16 +17,25 @@ export type GuardLayer = 'interception' | 'observer' | 'target' | 'page_guard' |
 export interface Finding {
   layer: GuardLayer;
   kind: string;
+  /** The URL where the layer knows it: never logged, only quoted in the job's own render report. */
+  url?: string;
+  /** The request's resource type where kind names something else */
+  resourceType?: string;
 }
+
+/** The collector of the job the sandbox is serving, set for the job's duration only. */
+export type JobFindings = { current?: FindingsCollector };
 
 export class Violations {
   #first: RenderError | null = null;
   readonly #logger: RendererLogger;
+  readonly #found: JobFindings;
   #tripped!: Promise<never>;
   #trip!: (error: RenderError) => void;
 
-  constructor(logger: RendererLogger) {
+  constructor(logger: RendererLogger, found: JobFindings = {}) {
     this.#logger = logger;
+    this.#found = found;
     this.renew();
   }
 
@@ -41,6 +52,8 @@ export class Violations {
 
   /** A sandbox breach attempt: the job fails as unsafe_asset. */
   record(code: ViolationCode, finding: Finding): void {
+    // every refusal goes into the report (the first one fails the job; later ones are listed too)
+    this.#found.current?.problem(refusedRequestProblem({ code, ...finding }));
     // the message reaches the worker's log with the job id, so it names the category only
     this.#stop(new RenderError('unsafe_asset', code, `sandbox refused: ${finding.kind} (${finding.layer})`), finding);
   }

@@ -17,3 +17,11 @@ export function resolveGeometry(pdf: PdfOptions): PageGeometry {
   }
   throw new RenderError('invalid_input', 'invalid_page_size', `${field}: ${geometry.problem}`);
 }
+
+const CSS_PIXELS_PER_INCH = 96;
+
+/** The width content is laid out at when printed, in CSS pixels: the sheet (as oriented) less its side margins, at the print scale. */
+export function printableWidthPx(pdf: PdfOptions, geometry: PageGeometry): number {
+  const sheetWidth = pdf.landscape ? geometry.heightIn : geometry.widthIn;
+  return ((sheetWidth - geometry.margins.left - geometry.margins.right) * CSS_PIXELS_PER_INCH) / (pdf.scale ?? 1);
+}

@@ -7,6 +7,35 @@ import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { printToPdf } from '../browser/devtools-pipe.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
+/**
+ * The document asks for bookmarks from its headings with <meta name="svc-pdf-outline"
+ * content="headings">. Read from the live document (plain source: see select-canvas-pages.ts).
+ */
+const ASKS_FOR_OUTLINE = `Array.from(document.querySelectorAll('meta[name="svc-pdf-outline" i]'))
+  .some((meta) => (meta.getAttribute('content') || '').trim().toLowerCase() === 'headings')`;
+
+/**
+ * Loads the web fonts that @page rules (page-margin boxes among them) name. Chromium lays margin
+ * boxes out only while printing, so a face used nowhere else has not been asked for by then and
+ * the printer would fall back to a system font. Faces that fail to load are left to that fallback.
+ */
+const LOAD_PAGE_FONTS = `(async () => {
+  const pageRules = [];
+  const collect = (rules) => {
+    for (const rule of rules) {
+      if (rule.type === CSSRule.PAGE_RULE) pageRules.push(rule.cssText);
+      else if (rule.cssRules) collect(rule.cssRules);
+    }
+  };
+  for (const sheet of document.styleSheets) {
+    try { collect(sheet.cssRules); } catch { /* a sheet whose rules cannot be read */ }
+  }
+  if (pageRules.length === 0) return;
+  const text = pageRules.join(' ').toLowerCase();
+  const named = (face) => text.includes(face.family.replace(/^["']|["']$/g, '').toLowerCase());
+  await Promise.all(Array.from(document.fonts).filter((face) => face.status === 'unloaded' && named(face)).map((face) => face.load().catch(() => null)));
+})()`;
+
 /** Chromium draws its default date/title/URL header when a template is empty; the render request rules say empty. */
 const EMPTY_TEMPLATE = '<span></span>';
 
@@ -28,6 +57,8 @@ export function preparePdf(pdf: PdfOptions): PageGeometry {
  */
 export async function capturePdf(page: Page, session: CDPSession, pdf: PdfOptions, geometry: PageGeometry, pages: readonly string[] | undefined): Promise<Uint8Array> {
   if (pages) await arrangeForPrint(page, pages);
+  const outline = (await page.evaluate(ASKS_FOR_OUTLINE)) === true;
+  await page.evaluate(LOAD_PAGE_FONTS);
   try {
     return await printToPdf(page, session, {
       paperWidth: geometry.widthIn,
@@ -42,11 +73,15 @@ export async function capturePdf(page: Page, session: CDPSession, pdf: PdfOption
       displayHeaderFooter: pdf.display_header_footer ?? false,
       headerTemplate: pdf.header_template || EMPTY_TEMPLATE,
       footerTemplate: pdf.footer_template || EMPTY_TEMPLATE,
-      // the requested size wins over any @page size in the document
+      // The requested size wins over any @page size in the document (Chromium centres a smaller
+      // CSS page on the sheet). Margins are the other way round: Chromium lays each side out with
+      // the document's @page margin where it sets one and the request's margin where it does not,
+      // which keeps the page-margin boxes (@top-center, @bottom-center ...) of a document that
+      // sizes its own margins (docs/document-features.md, Headers and footers).
       preferCSSPageSize: false,
-      // as puppeteer's default: a tagged PDF, no document outline
+      // a tagged PDF always; bookmarks from the headings when the document asks for them
       generateTaggedPDF: true,
-      generateDocumentOutline: false,
+      generateDocumentOutline: outline,
     });
   } catch (error) {
     // Chromium refuses geometry it cannot lay out (margins wider than the sheet, say)

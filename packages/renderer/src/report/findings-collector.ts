@@ -15,6 +15,8 @@ interface PendingWait {
 export class FindingsCollector {
   readonly findings: RenderFindings = emptyFindings();
   readonly #seen = new Set<string>();
+  /** Family names of the brand kit fonts the page loaded (their files' own names). */
+  readonly brandFamilies = new Set<string>();
   #pendingWait: PendingWait | undefined;
 
   /** Adds a problem once (the same problem at the same place counts once); past the cap only counts it. */
@@ -24,6 +26,10 @@ export class FindingsCollector {
     this.#seen.add(key);
     if (this.findings.problems.length < maxReportEntries) this.findings.problems.push(problem);
     else this.findings.omitted += 1;
+  }
+
+  brandFont(family: string): void {
+    this.brandFamilies.add(family);
   }
 
   fonts(fonts: readonly ReportFont[]): void {

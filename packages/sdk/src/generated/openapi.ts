@@ -2001,7 +2001,9 @@ export interface components {
             print_background?: boolean;
             scale?: number;
             display_header_footer?: boolean;
+            /** @description HTML of Chromium's page header, drawn when display_header_footer is true. It is laid out apart from the document: none of its styles or web fonts apply and images are unsupported. Recommended instead: page-margin boxes in the document's own CSS, such as @page { margin: 20mm; @bottom-center { content: "Page " counter(page) " of " counter(pages) } }, which use its fonts and colours; the document's @page margins win over pdf.margins side by side. */
             header_template?: string;
+            /** @description HTML of Chromium's page footer, drawn when display_header_footer is true. It is laid out apart from the document: none of its styles or web fonts apply and images are unsupported. Recommended instead: page-margin boxes in the document's own CSS, such as @page { margin: 20mm; @bottom-center { content: "Page " counter(page) " of " counter(pages) } }, which use its fonts and colours; the document's @page margins win over pdf.margins side by side. */
             footer_template?: string;
             title?: string;
             author?: string;

@@ -1,0 +1,193 @@
+// The report's look at the loaded page, before capture: script it holds, layout problems,
+// characters no font draws, resources that did not arrive whole, and the fonts it uses. One
+// evaluation does most of it; the rest runs only when there is something to look at.
+import type { CDPSession } from 'puppeteer-core';
+import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
+import { evaluateIsolated } from '../browser/isolated-world.ts';
+import type { FindingsCollector } from './findings-collector.ts';
+import { reportUrl } from './blocked-requests.ts';
+import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
+import { type CodePointRanges, systemGlyphCoverage } from './system-glyphs.ts';
+
+export interface PageInspection {
+  javascript: JavascriptMode;
+  /** CSS pixels the content must fit in: a PDF's printable width, an image's width */
+  pageWidth: number;
+  /**
+   * Lay the document's root out at pageWidth while measuring: a PDF is printed at its
+   * printable width, not at the width of its viewport.
+   */
+  fitRoot: boolean;
+}
+
+/** Bounds of the work, whatever the document's length. */
+const limits = {
+  /** elements looked at for event handler attributes (a cheap look) */
+  maxHandlerElements: 20_000,
+  /** elements looked at for clipping and width */
+  maxElements: 5_000,
+  /** a PDF's root is laid out at the printable width (a relayout) only up to this many elements */
+  maxFitElements: 5_000,
+  /** entries of each kind of problem */
+  maxEntries: 20,
+  /** characters of text read for glyphs */
+  maxTextChars: 2_000_000,
+  /** text nodes whose style is read for the fonts list */
+  maxStyledNodes: 500,
+  /** distinct font styles sampled for the fonts list */
+  maxSamples: 40,
+  /** characters no system font covers that are looked up in the page */
+  maxCandidates: 200,
+};
+
+/** A character no font has (the last private-use code point): what a font draws for a missing glyph. */
+const NO_GLYPH = '\u{10FFFD}';
+
+interface Inspected {
+  scriptElements: number;
+  eventHandlers: number;
+  clipped: { selector: string; context: string; box: { width: number; height: number }; content: { width: number; height: number } }[];
+  wide: { selector: string; width: number; page_width: number }[];
+  characters: string;
+  samples: { selector: string; chars: number }[];
+  textChars: number;
+  sampledChars: number;
+  images: string[];
+  fonts: string[];
+}
+
+interface MissingGlyph {
+  character: string;
+  count: number;
+  selector: string;
+  context: string;
+}
+
+/**
+ * Inspects the loaded page for the report, in the service's isolated world (out of reach of the
+ * document's script). A look that fails (the page gone) leaves the report without what it
+ * would have found; it never fails the render, which goes on to capture and fails there.
+ */
+export async function inspectPage(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+  try {
+    await inspect(session, found, inspection);
+  } catch {
+    // nothing to add: the report keeps what was found before
+  }
+}
+
+async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+  const options = {
+    ...limits,
+    quoteChars: maxReportQuoteChars,
+    pageWidth: inspection.pageWidth,
+    fitRootTo: inspection.fitRoot ? inspection.pageWidth : null,
+  };
+  const seen = (await evaluateIsolated(session, `(${INSPECT_PAGE})(${JSON.stringify(options)})`)) as Inspected;
+
+  // the look runs in the service's isolated world, out of reach of the document's script; what
+  // comes back from the page is still checked against the report's own schema before it is kept
+  const add = (problem: unknown) => {
+    const checked = ReportProblem.safeParse(problem);
+    if (checked.success) found.problem(checked.data);
+  };
+  const count = (value: unknown) => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : 0);
+  const script = { script_elements: count(seen.scriptElements), event_handlers: count(seen.eventHandlers) };
+  found.findings.script = script;
+  if (inspection.javascript === 'disabled' && (script.script_elements > 0 || script.event_handlers > 0)) add({ type: 'script_disabled', ...script });
+  for (const clipped of seen.clipped) add({ type: 'clipped_content', ...clipped });
+  for (const wide of seen.wide) add({ type: 'wider_than_page', ...wide });
+  for (const url of seen.images) add({ type: 'resource_failed', url: reportUrl(String(url)), reason: 'image_not_decoded', resource_type: 'image' });
+  for (const url of seen.fonts) add({ type: 'resource_failed', url: reportUrl(String(url)), reason: 'font_not_loaded', resource_type: 'font' });
+
+  const candidates = uncovered(String(seen.characters), await systemGlyphCoverage());
+  if (candidates.length > 0) {
+    const locate = { ...options, characters: candidates, noGlyph: NO_GLYPH };
+    const missing = (await evaluateIsolated(session, `(${LOCATE_MISSING_GLYPHS})(${JSON.stringify(locate)})`)) as MissingGlyph[];
+    for (const glyph of missing) add({ type: 'missing_glyph', code_point: codePointName(String(glyph.character)), ...glyph });
+  }
+
+  const scale = count(seen.sampledChars) > 0 ? count(seen.textChars) / count(seen.sampledChars) : 1;
+  found.fonts(await fontsInUse(session, seen.samples, found.brandFamilies, scale));
+}
+
+/** Characters that draw nothing by themselves (spaces, controls, format and variation characters) are never missing. */
+const INVISIBLE = /^[\p{Cc}\p{Cf}\p{Z}\p{Cs}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]$/u;
+
+/** The distinct characters of the text that no system font covers (all of them when coverage is unknown). */
+function uncovered(characters: string, coverage: CodePointRanges | null): string[] {
+  const result: string[] = [];
+  for (const character of characters) {
+    if (INVISIBLE.test(character)) continue;
+    if (coverage && covers(coverage, character.codePointAt(0)!)) continue;
+    result.push(character);
+    if (result.length >= limits.maxCandidates) break;
+  }
+  return result;
+}
+
+function covers(ranges: CodePointRanges, codePoint: number): boolean {
+  let low = 0;
+  let high = ranges.length / 2 - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (codePoint < ranges[middle * 2]!) high = middle - 1;
+    else if (codePoint > ranges[middle * 2 + 1]!) low = middle + 1;
+    else return true;
+  }
+  return false;
+}
+
+function codePointName(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+type PlatformFont = { familyName: string; postScriptName?: string; isCustomFont: boolean; glyphCount: number };
+
+/**
+ * The faces that drew the sampled elements (one per distinct font style), as Chromium reports
+ * them: the face's own family and PostScript name, and whether it is a web font. A sample's
+ * characters are shared among its faces in proportion to the glyphs each drew, and scaled up
+ * to the whole text when only part of it was sampled. The CSS domain is on only meanwhile.
+ */
+async function fontsInUse(session: CDPSession, samples: Inspected['samples'], brandFamilies: ReadonlySet<string>, scale: number): Promise<ReportFont[]> {
+  if (samples.length === 0) return [];
+  const faces = new Map<string, ReportFont>();
+  try {
+    // DevTools answers a session's commands in order: sent together, they cost one round trip
+    const [, , { root }] = await Promise.all([session.send('DOM.enable'), session.send('CSS.enable'), session.send('DOM.getDocument', { depth: 0 })]);
+    const answers = await Promise.all(
+      samples.map(async (sample) => {
+        try {
+          const { nodeId } = await session.send('DOM.querySelector', { nodeId: root.nodeId, selector: sample.selector });
+          if (!nodeId) return null;
+          const { fonts } = await session.send('CSS.getPlatformFontsForNode', { nodeId });
+          return { fonts: fonts as PlatformFont[], chars: Number.isSafeInteger(sample.chars) ? sample.chars : 0 };
+        } catch {
+          return null; // the element is gone or its selector does not parse: one sample fewer
+        }
+      }),
+    );
+    for (const answer of answers) {
+      if (!answer) continue;
+      const drawn = answer.fonts.reduce((sum, font) => sum + font.glyphCount, 0);
+      for (const font of answer.fonts) {
+        if (font.glyphCount === 0) continue;
+        const face = font.postScriptName || font.familyName;
+        const glyphs = Math.max(1, Math.round((font.glyphCount / drawn) * answer.chars * scale));
+        const known = faces.get(face);
+        if (known) known.glyphs += glyphs;
+        else faces.set(face, { family: font.familyName.slice(0, 200), face: face.slice(0, 200), source: sourceOf(font, brandFamilies), embedded: null, glyphs });
+      }
+    }
+  } finally {
+    // not awaited: commands that follow on the session (the capture) come after them anyway
+    void Promise.all([session.send('CSS.disable'), session.send('DOM.disable')]).catch(() => undefined);
+  }
+  return [...faces.values()].sort((a, b) => b.glyphs - a.glyphs);
+}
+
+function sourceOf(font: PlatformFont, brandFamilies: ReadonlySet<string>): ReportFont['source'] {
+  if (!font.isCustomFont) return 'system';
+  return brandFamilies.has(font.familyName) ? 'brand_kit' : 'document';
+}

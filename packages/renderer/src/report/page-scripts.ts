@@ -1,0 +1,216 @@
+// What the report reads inside the loaded page, in the service's isolated world
+// (browser/isolated-world.ts). Plain JavaScript source, not functions: a function's toString()
+// may carry helpers a transpiler added that do not exist in the page (see
+// canvas/select-canvas-pages.ts). Each is a function expression the caller applies to a JSON
+// argument. Every loop is bounded, so a long document costs a bounded amount.
+
+/** Shared helpers: a selector for an element and a quote of text, cut to size. */
+const HELPERS = `
+  const selectorOf = (element) => {
+    const parts = [];
+    for (let node = element; node && node.nodeType === 1; node = node.parentElement) {
+      if (node.id && document.getElementById(node.id) === node) { parts.unshift('#' + CSS.escape(node.id)); break; }
+      const parent = node.parentElement;
+      if (!parent || node === document.body) { parts.unshift(node.localName); break; }
+      let index = 1;
+      for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) index++;
+      parts.unshift(node.localName + ':nth-child(' + index + ')');
+    }
+    return parts.join(' > ').slice(0, 1000);
+  };
+  const quote = (text) => {
+    const flat = String(text).replace(/\\s+/g, ' ').trim();
+    if (flat.length <= options.quoteChars) return flat;
+    let cut = flat.slice(0, options.quoteChars);
+    if (/[\\uD800-\\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+    return cut + '\\u2026';
+  };
+  const skipText = (node) => {
+    const parent = node.parentElement;
+    return !parent || parent.closest('script, style, noscript, template, head');
+  };
+`;
+
+/**
+ * One pass over the document: script, boxes that clip their content, content past the page's
+ * width, the distinct characters of its text, one element per font style (for the fonts list),
+ * images that did not decode and web fonts that failed. For a PDF the root is laid out at the
+ * printable width for the measurement (an adopted style sheet, removed before the function
+ * returns: no resize event, no mutation a page observer could see).
+ */
+export const INSPECT_PAGE = `async (options) => {
+  ${HELPERS}
+  const result = { scriptElements: 0, eventHandlers: 0, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [] };
+  const all = document.getElementsByTagName('*');
+  const scriptType = /^(|module|(text|application)\\/(x-)?(java|ecma)script|text\\/(jscript|livescript|javascript1\\.[0-5]))$/i;
+  for (const script of document.getElementsByTagName('script')) {
+    if (scriptType.test((script.getAttribute('type') || '').trim())) result.scriptElements++;
+  }
+  for (let index = 0; index < all.length && index < options.maxHandlerElements; index++) {
+    for (const attribute of all[index].attributes) if (attribute.name.startsWith('on')) result.eventHandlers++;
+  }
+
+  const root = document.documentElement;
+  const body = document.body;
+  let fitted = null;
+  // a relayout of a long document costs more than the rest together: past the bound its width is not checked
+  const fits = options.fitRootTo !== null && all.length <= options.maxFitElements;
+  if (fits) {
+    fitted = new CSSStyleSheet();
+    fitted.replaceSync('html { width: ' + options.fitRootTo + 'px !important; min-width: 0 !important; max-width: none !important; }');
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, fitted];
+  }
+  try {
+    if (body) {
+      const pageWidth = options.pageWidth;
+      // The scrolling element's scroll width (the root's, or in quirks mode the body's) is at
+      // least the viewport's: it tells whether anything is wider than an image, but not whether
+      // anything is wider than a fitted root narrower than the viewport, so then every element is measured.
+      const scroller = document.scrollingElement;
+      const wide = options.fitRootTo === null ? root.scrollWidth > pageWidth + 1 : fits;
+      const reported = new Set();
+      const insideReported = (element) => {
+        for (let node = element.parentElement; node; node = node.parentElement) if (reported.has(node)) return true;
+        return false;
+      };
+      const elements = body.getElementsByTagName('*');
+      for (let index = -1; index < elements.length && index < options.maxElements; index++) {
+        const element = index < 0 ? body : elements[index];
+        const scrollWidth = element.scrollWidth, clientWidth = element.clientWidth;
+        const scrollHeight = element.scrollHeight, clientHeight = element.clientHeight;
+        const overflowsX = scrollWidth > clientWidth + 1, overflowsY = scrollHeight > clientHeight + 1;
+        let style = null;
+        if (index >= 0 && (overflowsX || overflowsY) && result.clipped.length < options.maxEntries) {
+          style = getComputedStyle(element);
+          if ((overflowsX && style.overflowX !== 'visible') || (overflowsY && style.overflowY !== 'visible')) {
+            result.clipped.push({ selector: selectorOf(element), context: quote(element.textContent || ''), box: { width: clientWidth, height: clientHeight }, content: { width: scrollWidth, height: scrollHeight } });
+          }
+        }
+        if (wide && result.wide.length < options.maxEntries) {
+          const rect = element.getBoundingClientRect();
+          if (rect.width === 0 && rect.height === 0) continue;
+          style = style || getComputedStyle(element);
+          const spills = style.overflowX === 'visible' && element !== scroller ? rect.left + scrollWidth : rect.right;
+          const reach = Math.max(rect.right, spills) + scrollX;
+          if (reach > pageWidth + 1 && !insideReported(element)) {
+            reported.add(element);
+            result.wide.push({ selector: selectorOf(element), width: Math.round(reach), page_width: Math.round(pageWidth) });
+          }
+        }
+      }
+    }
+
+    const seen = new Set();
+    const styles = new Map();
+    const walker = document.createTreeWalker(body || root, NodeFilter.SHOW_TEXT);
+    let styledNodes = 0;
+    for (let node = walker.nextNode(); node && result.textChars < options.maxTextChars; node = walker.nextNode()) {
+      const text = node.data;
+      if (!/\\S/.test(text) || skipText(node)) continue;
+      result.textChars += text.length;
+      for (const character of text) seen.add(character);
+      if (styledNodes < options.maxStyledNodes) {
+        styledNodes++;
+        result.sampledChars += text.length;
+        const parent = node.parentElement;
+        const style = getComputedStyle(parent);
+        const key = style.fontFamily + '|' + style.fontWeight + '|' + style.fontStyle + '|' + style.fontStretch;
+        const known = styles.get(key);
+        if (known) known.chars += text.length;
+        else if (styles.size < options.maxSamples) styles.set(key, { element: parent, chars: text.length });
+      }
+    }
+    result.characters = [...seen].join('');
+    result.samples = [...styles.values()].map((sample) => ({ selector: selectorOf(sample.element), chars: sample.chars }));
+  } finally {
+    if (fitted) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== fitted);
+  }
+
+  const images = [...document.images].slice(0, options.maxElements).filter((image) => image.complete && image.naturalWidth === 0 && (image.currentSrc || image.getAttribute('src')));
+  for (const image of images.slice(0, options.maxEntries)) {
+    // an image with no intrinsic size (an SVG without one) also has naturalWidth 0 but decodes
+    const broken = await image.decode().then(() => false, () => true);
+    if (broken) result.images.push(image.currentSrc || image.src);
+  }
+
+  const failed = [...document.fonts].filter((face) => face.status === 'error').slice(0, options.maxEntries);
+  if (failed.length > 0) {
+    const sources = new Map();
+    const collect = (rules, depth) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSFontFaceRule) {
+          const family = rule.style.getPropertyValue('font-family').trim().replace(/^["']|["']$/g, '');
+          const source = /url\\(\\s*["']?([^"')]*)/.exec(rule.style.getPropertyValue('src'));
+          if (!sources.has(family)) sources.set(family, []);
+          sources.get(family).push(source ? source[1] : '');
+        } else if (rule.cssRules && depth < 3) collect(rule.cssRules, depth + 1);
+      }
+    };
+    for (const sheet of document.styleSheets) {
+      try { collect(sheet.cssRules, 0); } catch {}
+    }
+    const used = new Map();
+    for (const face of failed) {
+      const family = face.family.replace(/^["']|["']$/g, '');
+      const urls = sources.get(family) || [];
+      const index = used.get(family) || 0;
+      used.set(family, index + 1);
+      result.fonts.push(urls[index] ?? urls[0] ?? '');
+    }
+  }
+  return result;
+}`;
+
+/**
+ * For characters no system font covers: whether the font of the element they occur in draws
+ * them (a web font may), told apart by drawing each next to a character no font has: the same
+ * pixels and advance mean the font fell back to its empty box. Counts each missing one and
+ * names the first visible place it occurs.
+ */
+export const LOCATE_MISSING_GLYPHS = `(options) => {
+  ${HELPERS}
+  const wanted = new Map(options.characters.map((character) => [character, null]));
+  const canvas = document.createElement('canvas');
+  canvas.width = 64;
+  canvas.height = 64;
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  const draw = (character, font) => {
+    context.clearRect(0, 0, 64, 64);
+    context.font = font;
+    context.fillText(character, 8, 48);
+    return { width: context.measureText(character).width, pixels: context.getImageData(0, 0, 64, 64).data };
+  };
+  const same = (a, b) => {
+    if (a.width !== b.width) return false;
+    for (let index = 0; index < a.pixels.length; index++) if (a.pixels[index] !== b.pixels[index]) return false;
+    return true;
+  };
+  const verdicts = new Map();
+  const missingIn = (character, element) => {
+    const style = getComputedStyle(element);
+    const font = style.fontStyle + ' ' + style.fontWeight + ' 40px ' + style.fontFamily;
+    const key = character + '\\u0000' + font;
+    if (!verdicts.has(key)) verdicts.set(key, same(draw(character, font), draw(options.noGlyph, font)));
+    return verdicts.get(key);
+  };
+  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  let chars = 0;
+  for (let node = walker.nextNode(); node && chars < options.maxTextChars; node = walker.nextNode()) {
+    const text = node.data;
+    if (!/\\S/.test(text) || skipText(node)) continue;
+    chars += text.length;
+    let offset = 0;
+    for (const character of text) {
+      if (wanted.has(character)) {
+        const parent = node.parentElement;
+        if (parent.checkVisibility() && missingIn(character, parent)) {
+          const entry = wanted.get(character);
+          if (entry) entry.count++;
+          else wanted.set(character, { count: 1, selector: selectorOf(parent), context: quote(text.slice(Math.max(0, offset - 50), offset + 50)) });
+        }
+      }
+      offset += character.length;
+    }
+  }
+  return [...wanted].filter(([, entry]) => entry).map(([character, entry]) => ({ character, ...entry }));
+}`;
