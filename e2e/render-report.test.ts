@@ -35,7 +35,20 @@ describe('render report', () => {
     expect(report.output!.byte_size).toBe(file.bytes.byteLength);
     expect(report.output!.pages).toBe(2);
     expect(report.script).toEqual({ mode: 'disabled', script_elements: 0, event_handlers: 0 });
-    expectStageTimes(report, ['queue_wait_ms', 'storage_ms']);
+    expectStageTimes(report, ['queue_wait_ms', 'content_load_ms', 'fonts_ready_ms', 'capture_ms', 'post_process_ms', 'storage_ms']);
+    // the document asked for no readiness wait
+    expect(report.timing.ready_wait_ms).toBeNull();
+    expect(report.fonts.length).toBeGreaterThan(0);
+    for (const font of report.fonts) expect(font).toMatchObject({ source: 'system', embedded: true });
+  });
+
+  it('reports script a document holds while javascript is disabled', async () => {
+    const account = await newAccount();
+    const html = '<p onclick="go()">Total</p><script>document.body.append("ran")</script><script type="application/json">{}</script>';
+    const { job } = await renderOk('pdf', account.apiKey, { html });
+    const report = await reportOf('pdf', job.id, account.apiKey);
+    expect(report.problems).toEqual([{ type: 'script_disabled', script_elements: 1, event_handlers: 1 }]);
+    expect(report.script).toEqual({ mode: 'disabled', script_elements: 1, event_handlers: 1 });
   });
 
   it("reports an image's size from its options and the file it made", async () => {
@@ -58,7 +71,7 @@ describe('render report', () => {
     expect(report.problems).toContainEqual({ type: 'text_fit_minimum', selector: '#title', font_size: 10 });
   });
 
-  it('keeps a report for a failed render: its status, no file, nothing stored', async () => {
+  it('keeps a report for a failed render: its status, the blocked request, no file, nothing stored', async () => {
     const account = await newAccount();
     const created = await api('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html: '<img src="http://example.com/x.png"><p>x</p>' } });
     expect(created.body).toMatchObject({ status: 'failed', error: { category: 'unsafe_asset' } });
@@ -67,6 +80,7 @@ describe('render report', () => {
     expect(report.created_at).toBe(created.body.finished_at);
     expect(report.timing.storage_ms).toBeNull();
     expect(report.timing.queue_wait_ms).toEqual(expect.any(Number));
+    expect(report.problems).toContainEqual(expect.objectContaining({ type: 'resource_blocked', url: 'http://example.com/x.png', rule: 'network' }));
   });
 
   it('answers a job that has not run with its status, empty lists and nulls', async () => {
