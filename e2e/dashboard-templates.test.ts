@@ -115,6 +115,8 @@ describe('dashboard templates', () => {
     expect(text).toContain('Dear Ada Lovelace');
     expect(text).toContain('Your order of 2 items has shipped.');
     expect(await serviceDb().renderJob.count({ where: { accountId: account.accountId, templateId, templateVersion: 2, status: 'succeeded' } })).toBe(1);
+    // beside it, what its render report found: nothing, with the way to the full report
+    expect(await page.getByTestId('test-render-clean').textContent()).toContain('No problems found.');
     await expectAccessible(page);
   }, 180_000);
 

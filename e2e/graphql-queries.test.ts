@@ -122,6 +122,13 @@ describe('GraphQL queries', () => {
     const error = (await gqlData('query ($id: ID!) { renderJob(id: $id) { status error { category code } } }', { token, variables: { id: failed.body.id } })).renderJob;
     expect(error).toEqual({ status: 'FAILED', error: { category: upper(failed.body.error.category), code: failed.body.error.code } });
     expect(error.error.category).toMatch(/^[A-Z_]+$/);
+    // the render report, as REST answers it
+    for (const [path, body] of [[`/v1/pdf/${pdf.body.id}/report`, pdf.body], [`/v1/image/${failed.body.id}/report`, failed.body]] as const) {
+      const rest = await api(path, { key: account.apiKey });
+      expect(rest.status).toBe(200);
+      const { report } = (await gqlData('query ($id: ID!) { renderJob(id: $id) { report } }', { token, variables: { id: body.id } })).renderJob;
+      expect(report).toEqual(rest.body);
+    }
 
     const list = `query ($filter: RenderJobFilter) { renderJobs(filter: $filter, first: 100) { edges { node { id } } pageInfo { hasNextPage } } }`;
     const ids = async (filter: Record<string, unknown>) => (await gqlData(list, { token, variables: { filter } })).renderJobs.edges.map((edge: any) => edge.node.id);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, NoQuery } from './common.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
+import { RenderReport } from './render-report.ts';
 import { artifactMediaTypes, HistoryQuery, ImageJobSchemas, ImageRequest, PdfJobSchemas, PdfRequest, renderBodyLimit, renderIdPrefixes } from './renders.ts';
 
 
@@ -22,8 +23,7 @@ const createErrors = [
 ] as const;
 
 const renderNames = { pdf: 'Pdf', image: 'Image' } as const;
-
-/** The four operations of one render kind; generic in the kind, so each operation's id is its own literal type. */
+/** The five operations of one render kind; generic in the kind, so each operation's id is its own literal type. */
 function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
   const name = renderNames[kind];
   const schemas = kind === 'pdf' ? PdfJobSchemas : ImageJobSchemas;
@@ -86,7 +86,25 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
     responses: { 200: { description: 'The job after removal', schema: schemas.job } },
     errors: ['not_found', 'job_not_finished'],
   });
-  return { create, list, get, remove };
+  const report = defineOperation({
+    operationId: `get${name}Report`,
+    method: 'get',
+    path: `/v1/${kind}/{id}/report`,
+    tag,
+    summary: 'The render report: problems, fonts, timing and the file of one job',
+    description:
+      'What the service saw while it rendered the job: problems that may make the output differ from what the document meant ' +
+      '(characters no font could draw, blocked or failed resources, script that did not run, clipped or overflowing content), ' +
+      'the fonts used, the time of each stage and the file. Written when the job ends, success or failure, and kept as long ' +
+      'as the job. A job that has not ended answers 200 with its status (queued or running), empty lists and nulls for the ' +
+      'stages and the file. Another account\'s job, an unknown id and an id of the other kind answer 404.',
+    auth: 'bearer',
+    query: NoQuery,
+    params: IdPath,
+    responses: { 200: { description: 'The report', schema: RenderReport } },
+    errors: ['not_found'],
+  });
+  return { create, list, get, remove, report };
 }
 
 export const pdfOperations = renderOperations('pdf');
@@ -116,9 +134,11 @@ export const renderOperationList = [
   pdfOperations.list,
   pdfOperations.get,
   pdfOperations.remove,
+  pdfOperations.report,
   imageOperations.create,
   imageOperations.list,
   imageOperations.get,
   imageOperations.remove,
+  imageOperations.report,
   downloadFileOperation,
 ] as const satisfies readonly Operation[];

@@ -67,6 +67,8 @@ export { deleteRender } from './renders/delete-render.ts';
 export { expireRenderFiles } from './renders/expire-render-files.ts';
 export { getRenderThumbnail } from './renders/get-render-thumbnail.ts';
 export { getRender } from './renders/get-render.ts';
+export { getRenderReport } from './renders/get-render-report.ts';
+export { reportOf } from './renders/render-report.ts';
 export { listRecentJobsOfAccounts } from './renders/list-recent-jobs-of-accounts.ts';
 export { listRenders } from './renders/list-renders.ts';
 export { recoverStaleRenders } from './renders/recover-stale-renders.ts';

@@ -7,6 +7,7 @@ import { metrics } from '../metrics/metrics.ts';
 import { newId } from '../shared/ids.ts';
 import { renderFinishedChannel } from '../ports/completion-waiter.ts';
 import { listeningWebhooks } from '../webhooks/listening-webhooks.ts';
+import { type ReportInput, storedReport } from './render-report.ts';
 
 export interface Artifact {
   mediaType: string;
@@ -32,12 +33,14 @@ export interface FinishRenderOptions {
   attempt: number | null;
   outcome: Outcome;
   now: Date;
+  /** What the render measured, for the job's report; omitted when it never ran (a cancellation). */
+  report?: ReportInput;
 }
 
 /**
  * Moves a job to its terminal state in one statement, so it is atomic with or without a
  * transaction around it: the credit is settled (success) or released (failure, cancellation)
- * exactly once, the input is dropped (a failed job keeps it for the retention window, so an
+ * exactly once, the render report is written (docs/render-report.md), the input is dropped (a failed job keeps it for the retention window, so an
  * operator can retry it), a durable event is recorded for webhook delivery, waiting requests
  * are woken, and the follow-up work is queued: the webhook fan-out when a destination listens
  * for this kind of event (accounts without webhooks cost the worker nothing more), and the
@@ -46,8 +49,9 @@ export interface FinishRenderOptions {
  * erased from the stored options here, on every terminal transition, and a marker says so.
  * Returns false when the job was no longer this claimer's to finish.
  */
-export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now }: FinishRenderOptions): Promise<boolean> {
+export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, report }: FinishRenderOptions): Promise<boolean> {
   const artifact = outcome.status === 'succeeded' ? outcome.artifact : null;
+  const reportSql = storedReport({ jobId, status: outcome.status, now, artifact }, report);
   const failure = outcome.status === 'failed' ? outcome : null;
   const type = eventType[outcome.status];
   const credit = outcome.status === 'succeeded' ? settlement(Prisma.sql`job`, now) : release(Prisma.sql`job`, now);
@@ -67,6 +71,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now }:
              page_count = ${artifact?.pageCount ?? null}::int, sha256 = ${artifact?.sha256 ?? null},
              storage_key = ${artifact?.storageKey ?? null}, expires_at = ${artifact?.expiresAt ?? null},
              error_category = ${failure?.category ?? null}, error_code = ${failure?.code ?? null},
+             report = ${reportSql},
              options = ${erasePdfPassword}
        WHERE id = ${jobId}
          AND (${attempt === null} AND status IN ('queued', 'running') OR status = 'running' AND attempts = ${attempt ?? 0})

@@ -3,7 +3,7 @@ import { isRenderError, type RenderOutput } from '@svc/contracts';
 import { capturedAssetResolver } from '../assets/captured-asset-resolver.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { extensionOf } from './filename.ts';
-import { finishRender } from './finish-render.ts';
+import { type FinishRenderOptions, finishRender } from './finish-render.ts';
 import { type ClaimedJob, claimRender, provenanceOf } from './render-queue.ts';
 
 export interface RunRenderJobOptions {
@@ -27,8 +27,8 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
  */
 export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Promise<void> {
   const jobId = job.id;
-  const finish = (outcome: Parameters<typeof finishRender>[1]['outcome']) =>
-    finishRender(ctx.db, { jobId, attempt: job.attempts, outcome, now: ctx.clock() });
+  const finish = (outcome: FinishRenderOptions['outcome'], report?: FinishRenderOptions['report']) =>
+    finishRender(ctx.db, { jobId, attempt: job.attempts, outcome, now: ctx.clock(), report });
 
   if (job.attempts > ctx.config.maxRenderAttempts) {
     ctx.logger.error('render job failed', { jobId, category: 'internal_failure', code: 'attempts_exhausted', attempts: job.attempts });
@@ -49,12 +49,14 @@ export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Pr
     // the message is the renderer's own fixed text about the failure (a sandbox trip names its
     // category, never the URL), so it is logged; the customer sees only category and code
     ctx.logger.warn('render job failed', { jobId, category: error.category, code: error.code, error: error.message });
-    await finish({ status: 'failed', category: error.category, code: error.code });
+    await finish({ status: 'failed', category: error.category, code: error.code }, { findings: error.findings ?? null, storageMs: null });
     return;
   }
 
   const storageKey = `${job.accountId}/${job.id}-${job.attempts}.${extensionOf[output.mediaType] ?? 'bin'}`;
+  const storing = performance.now();
   await ctx.storage.put(storageKey, output.bytes, { contentType: output.mediaType });
+  const storageMs = Math.round(performance.now() - storing);
   const now = ctx.clock();
   const finished = await finish({
     status: 'succeeded',
@@ -66,7 +68,7 @@ export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Pr
       storageKey,
       expiresAt: new Date(now.getTime() + ctx.config.retentionMs),
     },
-  });
+  }, { findings: output.findings, storageMs });
   // another claimer finished the job meanwhile: this copy of the file belongs to nobody
   if (!finished) await ctx.storage.remove(storageKey);
 }

@@ -131,6 +131,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/pdf/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The render report: problems, fonts, timing and the file of one job
+         * @description What the service saw while it rendered the job: problems that may make the output differ from what the document meant (characters no font could draw, blocked or failed resources, script that did not run, clipped or overflowing content), the fonts used, the time of each stage and the file. Written when the job ends, success or failure, and kept as long as the job. A job that has not ended answers 200 with its status (queued or running), empty lists and nulls for the stages and the file. Another account's job, an unknown id and an id of the other kind answer 404.
+         */
+        get: operations["getPdfReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/image": {
         parameters: {
             query?: never;
@@ -171,6 +191,26 @@ export interface paths {
          * @description A succeeded job: the file is removed, then artifact.removed_reason becomes deleted; the job stays readable. A failed or cancelled job leaves history but stays readable by id. Repeating is safe. Queued or running jobs answer 409.
          */
         delete: operations["deleteImage"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/image/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The render report: problems, fonts, timing and the file of one job
+         * @description What the service saw while it rendered the job: problems that may make the output differ from what the document meant (characters no font could draw, blocked or failed resources, script that did not run, clipped or overflowing content), the fonts used, the time of each stage and the file. Written when the job ends, success or failure, and kept as long as the job. A job that has not ended answers 200 with its status (queued or running), empty lists and nulls for the stages and the file. Another account's job, an unknown id and an id of the other kind answer 404.
+         */
+        get: operations["getImageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3655,6 +3695,107 @@ export interface operations {
             };
         };
     };
+    getPdfReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderReport"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: account_suspended */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: method_not_allowed */
+            405: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: request_headers_too_large */
+            431: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listImages: {
         parameters: {
             query?: {
@@ -4102,6 +4243,107 @@ export interface operations {
             };
             /** @description Error: job_not_finished */
             409: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: request_headers_too_large */
+            431: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: internal_error */
+            500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getImageReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report */
+            200: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderReport"];
+                };
+            };
+            /** @description Error: invalid_request */
+            400: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: unauthorized */
+            401: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: account_suspended */
+            403: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: not_found */
+            404: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: method_not_allowed */
+            405: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;

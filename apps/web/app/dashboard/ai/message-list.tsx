@@ -1,8 +1,9 @@
 // The messages of a build or chat, oldest first: what was asked, where it stands (with live
 // progress while it runs), what it cost, why it failed, and the candidate preview it rendered.
-import type { TemplateBuildInput, TemplateOutput } from '@svc/contracts';
-import { getRender, mintDownloadLink, type ServiceContext, type TemplateMessageRecord } from '@svc/core';
+import type { ReportProblem, TemplateBuildInput, TemplateOutput } from '@svc/contracts';
+import { getRender, mintDownloadLink, reportOf, type ServiceContext, type TemplateMessageRecord } from '@svc/core';
 import type { ReactNode } from 'react';
+import { ReportProblemList } from '../../../src/dashboard/report/report-view.tsx';
 import { Badge, type BadgeTone } from '../../../src/dashboard/ui/badge.tsx';
 import { LocalDate, LocalNumber } from '../../../src/dashboard/ui/local-format.tsx';
 import { messageProgress, type ProgressView } from './actions.ts';
@@ -15,6 +16,9 @@ export interface Preview {
   kind: 'pdf' | 'image';
   /** A signed download link, as a path on this site (the page may be served under another host name). */
   url: string;
+  /** the preview render's problems (its render report) */
+  problems: ReportProblem[];
+  omitted: number;
 }
 
 /** The candidate's preview job as a link the browser can open, while its file is kept. */
@@ -25,7 +29,8 @@ export async function previewOf(ctx: ServiceContext, accountId: string, previewI
   const link = job && (await mintDownloadLink(ctx, job));
   if (!link) return null;
   const url = new URL(link.url);
-  return { kind, url: `${url.pathname}${url.search}` };
+  const { problems, omitted } = reportOf(job);
+  return { kind, url: `${url.pathname}${url.search}`, problems, omitted };
 }
 
 export function progressView(message: TemplateMessageRecord, now: Date, typicalSeconds: number | null): ProgressView {
@@ -112,6 +117,12 @@ export function MessageList({ messages, previews, csrfToken, now, typicalSeconds
                     Download
                   </a>
                 </figcaption>
+                {preview.problems.length > 0 ? (
+                  <div role="group" aria-label="Problems of this preview" className="mt-2 max-w-prose space-y-1">
+                    <p className="text-xs font-medium text-slate-700">Problems the preview render found</p>
+                    <ReportProblemList problems={preview.problems} omitted={preview.omitted} compact />
+                  </div>
+                ) : null}
               </figure>
             ) : null}
             {extraFor?.(message)}

@@ -117,7 +117,9 @@ function RenderRow({ job, downloadable, expired, csrfToken }: { job: RenderJobRe
       {/* wide enough to read on a phone: the buttons wrap under it instead of squeezing it */}
       <div className="min-w-48 flex-1 basis-48">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="font-medium break-all">{name}</span>
+          <Link href={`${rendersPath}/${job.id}`} className="font-medium break-all text-indigo-700 underline">
+            {name}
+          </Link>
           <StateBadge state={job.status} />
           {job.removedReason ? <span className="text-xs text-slate-600">file {job.removedReason === 'deleted' ? 'deleted' : 'expired'}</span> : expired && job.status === 'succeeded' ? <span className="text-xs text-slate-600">file expired</span> : null}
         </div>

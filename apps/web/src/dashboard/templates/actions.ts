@@ -1,7 +1,7 @@
 'use server';
 // Server actions of the templates area: each checks the session and its CSRF token
 // (sessionAction) and calls one core use-case with the session principal.
-import { type FieldDetail, errorDefinition, ImageRequest, PdfRequest, SizeVariantInput } from '@svc/contracts';
+import { type FieldDetail, errorDefinition, ImageRequest, PdfRequest, type ReportProblem, SizeVariantInput } from '@svc/contracts';
 import {
   adaptTemplate,
   archiveTemplate,
@@ -13,6 +13,7 @@ import {
   DomainError,
   mintDownloadLink,
   previewTemplate,
+  reportOf,
   updateTemplate,
 } from '@svc/core';
 import { redirect } from 'next/navigation';
@@ -83,7 +84,16 @@ export const archiveTemplateAction = sessionAction(z.object({ templateId, restor
 
 /** What a test render answers: the file to download, or why it failed. */
 export type TestRenderOutcome =
-  | { jobId: string; status: string; downloadUrl: string | null; errorCode: string | null; mediaType: string | null }
+  | {
+      jobId: string;
+      status: string;
+      downloadUrl: string | null;
+      errorCode: string | null;
+      mediaType: string | null;
+      /** the render report's problems (docs/render-report.md), shown beside the render */
+      problems: ReportProblem[];
+      omitted: number;
+    }
   | { error: { code: string; message: string; details: FieldDetail[] } };
 
 export const testRenderAction = sessionAction(
@@ -113,7 +123,8 @@ export const testRenderAction = sessionAction(
               idempotencyKey: null,
             });
       const link = await mintDownloadLink(ctx, job);
-      return { jobId: job.id, status: job.status, downloadUrl: link?.url ?? null, errorCode: job.errorCode, mediaType: job.mediaType };
+      const report = reportOf(job);
+      return { jobId: job.id, status: job.status, downloadUrl: link?.url ?? null, errorCode: job.errorCode, mediaType: job.mediaType, problems: report.problems, omitted: report.omitted };
     }),
 );
 

@@ -4,6 +4,7 @@ import type { SizeVariant } from '@svc/contracts';
 import { useId, useState } from 'react';
 import { Button, buttonClass } from '../ui/button.tsx';
 import { Select } from '../ui/field.tsx';
+import { ReportProblemList } from '../report/report-view.tsx';
 import { ErrorState, Notice } from '../ui/states.tsx';
 import { testRenderAction, type TestRenderOutcome } from './actions.ts';
 import { callAction } from './call-action.ts';
@@ -50,8 +51,8 @@ export function TestRenderPanel({ csrfToken, templateId, version, data, output, 
     setRunning(false);
     if (!result.ok) return setProblem({ message: result.message, code: result.code });
     if ('error' in result.data) return setProblem(result.data.error);
-    if (result.data.status !== 'succeeded') return setProblem({ message: result.data.status === 'failed' ? 'The render failed.' : 'The render is still running; find it under Renders.', code: result.data.errorCode ?? result.data.status });
     setDone(result.data);
+    if (result.data.status !== 'succeeded') setProblem({ message: result.data.status === 'failed' ? 'The render failed.' : 'The render is still running; find it under Renders.', code: result.data.errorCode ?? result.data.status });
   };
 
   return (
@@ -94,6 +95,25 @@ export function TestRenderPanel({ csrfToken, templateId, version, data, output, 
         <ErrorState title="No file this time" code={problem.code}>
           {problem.message}
         </ErrorState>
+      ) : null}
+      {done && done.problems.length > 0 ? (
+        <div aria-label="Problems of this render" role="group" className="space-y-1">
+          <p className="text-sm font-medium">
+            Problems of this render (
+            <a className="text-indigo-700 underline" href={`/dashboard/renders/${done.jobId}`}>
+              full report
+            </a>
+            )
+          </p>
+          <ReportProblemList problems={done.problems} omitted={done.omitted} compact />
+        </div>
+      ) : done?.status === 'succeeded' ? (
+        <p className="text-sm text-slate-600" data-testid="test-render-clean">
+          No problems found.{' '}
+          <a className="text-indigo-700 underline" href={`/dashboard/renders/${done.jobId}`}>
+            Full report
+          </a>
+        </p>
       ) : null}
       {done?.downloadUrl ? (
         <Notice>

@@ -1,4 +1,4 @@
-import type { RenderJobRecord } from '@svc/core';
+import { type RenderJobRecord, reportOf } from '@svc/core';
 import { renderHistoryItem } from '../../http/views/renders.ts';
 import { builder } from '../builder.ts';
 import { ArtifactMediaTypeEnum, ArtifactRemovedReasonEnum, JobCreditEnum, JobErrorCategoryEnum, JobStatusEnum, RenderKindEnum } from './enums.ts';
@@ -50,5 +50,12 @@ export const RenderJob = builder.objectRef<RenderJobRecord>('RenderJob').impleme
     attempts: t.exposeInt('attempts', { description: 'Times a worker claimed the job.' }),
     removedFromHistory: t.boolean({ description: 'Whether the customer removed the failed or cancelled job from history (DELETE).', resolve: (job) => job.hiddenAt !== null }),
     retryOf: t.exposeID('retryOf', { nullable: true, description: 'The failed job an operator retried to make this one.' }),
+    report: t.field({
+      type: 'JSON',
+      description:
+        'The render report, as GET /v1/pdf/{id}/report and /v1/image/{id}/report answer it (the RenderReport schema of the OpenAPI document): ' +
+        'problems, fonts, timing and the file. A job that has not ended has its status with empty lists and nulls.',
+      resolve: (job) => reportOf(job),
+    }),
   }),
 });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { downloadFileOperation, imageOperations, pdfOperations } from '@svc/contracts';
-import { createRender, deleteRender, getRender, listRenders, openDownload } from '@svc/core';
+import { createRender, deleteRender, getRender, getRenderReport, listRenders, openDownload } from '@svc/core';
 import { handle, handleKind, type KindAnswers, type OperationHandlers } from '../handle.ts';
 import { renderHistoryItem, renderJobBody } from '../views/renders.ts';
 
@@ -26,13 +26,17 @@ function answers(kind: Kind): KindAnswers<typeof pdfOperations | typeof imageOpe
       status: 200,
       body: await renderJobBody(ctx, await deleteRender(ctx, { accountId: principal.accountId, kind, jobId: params.id })),
     }),
+    report: async ({ ctx, principal, params }) => ({
+      status: 200,
+      body: await getRenderReport(ctx, { accountId: principal.accountId, kind, jobId: params.id }),
+    }),
   };
 }
 
 export const renderHandlers = {
-  // createPdf, listPdfs, getPdf, deletePdf
+  // createPdf, listPdfs, getPdf, deletePdf, getPdfReport
   ...handleKind(pdfOperations, answers('pdf')),
-  // createImage, listImages, getImage, deleteImage
+  // createImage, listImages, getImage, deleteImage, getImageReport
   ...handleKind(imageOperations, answers('image')),
 
   downloadFile: handle(downloadFileOperation, async ({ ctx, params }) => {
