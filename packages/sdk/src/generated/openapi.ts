@@ -2117,8 +2117,8 @@ export interface components {
                 source: "document" | "brand_kit" | "system";
                 /** @description PDF only: whether the face is embedded in the file; null for images. */
                 embedded: boolean | null;
-                /** @description How many glyphs of the document this face drew. */
-                glyphs: number;
+                /** @description About how many characters of the document this face drew (estimated from a sample of the text); null when the face was read from the printed PDF, which names its faces but does not count them. */
+                glyphs: number | null;
             }[];
             script: {
                 /** @enum {string} */

@@ -76,7 +76,7 @@ export function ReportView({ report }: { report: RenderReport }) {
                   <Td>{sourceLabels[font.source]}</Td>
                   <Td>{font.embedded === null ? '—' : font.embedded ? 'yes' : 'no'}</Td>
                   <Td className="text-right">
-                    <LocalNumber value={font.glyphs} />
+                    {font.glyphs === null ? '—' : <LocalNumber value={font.glyphs} />}
                   </Td>
                 </Tr>
               ))}
