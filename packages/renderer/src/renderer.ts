@@ -21,7 +21,6 @@ import { stampImage } from './image/provenance.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
 import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
-import { reportPrintedFaces } from './report/embedded-fonts.ts';
 import { FindingsCollector } from './report/findings-collector.ts';
 import { systemFaceFamilies, systemGlyphCoverage } from './report/system-glyphs.ts';
 import { printableWidthPx } from './pdf/page-size.ts';
@@ -100,11 +99,7 @@ export class Renderer implements RenderEngine {
           found,
           inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, fonts: 'printed' } : undefined,
         },
-        async (page, session) => {
-          const printed = await found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages));
-          if (this.#inspectPages) await reportPrintedFaces(session, found, printed);
-          return printed;
-        },
+        (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
       );
       // outside the pool slot: post-processing needs no browser
       const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));

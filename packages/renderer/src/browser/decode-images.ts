@@ -4,7 +4,7 @@
 // because decode() of an image that never loads (loading="lazy" outside the viewport) never
 // settles. Runs in an isolated world (see isolated-world.ts), so script on or off makes no difference.
 import type { CDPSession } from 'puppeteer-core';
-import { evaluateIsolated } from './isolated-world.ts';
+import { callIsolated } from './isolated-world.ts';
 
 /** Images asked to decode per render, in document order. */
 export const MAX_DECODED_IMAGES = 1_000;
@@ -21,7 +21,7 @@ export async function decodeImages(session: CDPSession): Promise<void> {
   const bound = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, DECODE_WAIT_MS);
   });
-  const decoding = evaluateIsolated(session, `(${DECODE_IMAGES})(${MAX_DECODED_IMAGES})`);
+  const decoding = callIsolated(session, 'decodeImages', DECODE_IMAGES, MAX_DECODED_IMAGES);
   try {
     await Promise.race([decoding, bound]);
   } finally {

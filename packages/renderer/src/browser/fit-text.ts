@@ -17,7 +17,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import type { ReportProblem } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
-import { evaluateIsolated } from './isolated-world.ts';
+import { callIsolated } from './isolated-world.ts';
 
 /** Font size floor of data-svc-fit="shrink" without data-svc-fit-min, in CSS px. */
 export const DEFAULT_MIN_FONT_PX = 8;
@@ -132,6 +132,6 @@ const FIT_TEXT = `(({ defaultMin, maxElements, shrinkSteps }) => {
 /** Fits every marked element of the loaded document and records the shrinks that hit their minimum. */
 export async function fitText(session: CDPSession, found: FindingsCollector): Promise<void> {
   const settings = { defaultMin: DEFAULT_MIN_FONT_PX, maxElements: MAX_FITTED_ELEMENTS, shrinkSteps: SHRINK_STEPS };
-  const problems = (await evaluateIsolated(session, `(${FIT_TEXT})(${JSON.stringify(settings)})`)) as ReportProblem[];
+  const problems = (await callIsolated(session, 'fitText', FIT_TEXT, settings)) as ReportProblem[];
   for (const problem of problems) found.problem(problem);
 }

@@ -5,8 +5,9 @@
 //
 // Each Page.createIsolatedWorld makes a new world that lives as long as the page's Window, and a
 // sandbox reset without navigation keeps the Window (sandbox.ts): so one world per sandbox is
-// made and reused, and made again once a navigation has destroyed it. The world keeps nothing
-// between evaluations (each expression is self-contained), and a sandbox serves one account.
+// made and reused, and made again once a navigation has destroyed it. The world keeps the
+// service's own functions between evaluations (compiled once per world, see callIsolated) and
+// nothing of any job; a sandbox serves one account.
 import type { CDPSession } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
 
@@ -38,4 +39,21 @@ async function evaluateIn(session: CDPSession, contextId: number, expression: st
     throw new RenderError('internal_failure', 'in_page_failure', 'the service failed in the page', { cause: new Error(exceptionDetails.exception?.description ?? exceptionDetails.text) });
   }
   return result.value;
+}
+
+/** What a call answers when the world does not hold the function yet (a new world). */
+const NOT_DEFINED = '\u0000svc:not-defined';
+
+/**
+ * Calls one of the service's page functions (plain source of a function expression) in the
+ * isolated world with a JSON argument. The function is compiled once per world and kept on the
+ * world's own global object, which the document's script cannot reach: a call sends only its
+ * name and argument, not kilobytes of source to compile again.
+ */
+export async function callIsolated(session: CDPSession, name: string, source: string, argument: unknown): Promise<unknown> {
+  const key = JSON.stringify(`svc:${name}`);
+  const call = `(() => { const f = globalThis[${key}]; return f ? f(${JSON.stringify(argument)}) : ${JSON.stringify(NOT_DEFINED)}; })()`;
+  const answer = await evaluateIsolated(session, call);
+  if (answer !== NOT_DEFINED) return answer;
+  return evaluateIsolated(session, `(globalThis[${key}] = (${source}))(${JSON.stringify(argument)})`);
 }

@@ -101,8 +101,11 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
       }
       await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
       await auditResourceHints(session, violations);
-      if (options.found && options.inspect) await inspectPage(session, options.found, options.inspect);
-      return capture(page, session);
+      const captured = await capture(page, session);
+      // after the capture: what the look changes (a PDF's root laid out at the printable width)
+      // then costs no layout the capture would have to undo, and the reset discards the document
+      if (options.found && options.inspect) await inspectPage(session, options.found, options.inspect, captured);
+      return captured;
     }).finally(unsetFindings);
   });
 }

@@ -4,10 +4,8 @@
 // platform fonts of sampled elements, the costly way images always take): faces Chromium writes
 // as Type 3 fonts (CFF outlines such as Inter or Noto CJK, colour emoji) carry no name, and a
 // web font named like an installed face cannot be told from it by name.
-import type { CDPSession } from 'puppeteer-core';
 import type { ReportFont } from '@svc/contracts';
-import type { FindingsCollector } from './findings-collector.ts';
-import { fontsInUse } from './inspect-page.ts';
+import type { FindingsCollector, FontSamples } from './findings-collector.ts';
 import { systemFaceFamilies } from './system-glyphs.ts';
 
 const FONT_NAME = /\/FontName\s*\/([^\s/<>[\]()%]+)/g;
@@ -34,12 +32,12 @@ export function embeddedFaceNames(pdf: Uint8Array | string): Set<string> {
  * Sets the findings' fonts from the printed file (the page still loaded, for a file with unnamed
  * faces). Every face the printer drew is in the file, by name or as Type 3 glyph procedures.
  */
-export async function reportPrintedFaces(session: CDPSession, found: FindingsCollector, printed: Uint8Array): Promise<void> {
+export async function reportPrintedFaces(found: FindingsCollector, printed: Uint8Array, askPage: (samples: FontSamples) => Promise<ReportFont[]>): Promise<void> {
   const text = latin1(printed);
   const named = embeddedFaceNames(text);
   const samples = found.fontSamples;
   if (samples && (samples.webFonts || TYPE3_FONT.test(text))) {
-    const fonts = await fontsInUse(session, samples, found.brandFamilies).catch(() => []);
+    const fonts = await askPage(samples).catch(() => []);
     for (const font of fonts) font.embedded = named.has(font.face) || TYPE3_FONT.test(text);
     found.fonts(fonts);
     return;

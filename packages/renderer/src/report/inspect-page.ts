@@ -3,7 +3,8 @@
 // evaluation does most of it; the rest runs only when there is something to look at.
 import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
-import { evaluateIsolated } from '../browser/isolated-world.ts';
+import { callIsolated } from '../browser/isolated-world.ts';
+import { reportPrintedFaces } from './embedded-fonts.ts';
 import type { FindingsCollector, FontSamples } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';
 import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
@@ -76,9 +77,12 @@ interface MissingGlyph {
  * document's script). A look that fails (the page gone) leaves the report without what it
  * would have found; it never fails the render, which goes on to capture and fails there.
  */
-export async function inspectPage(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+export async function inspectPage(session: CDPSession, found: FindingsCollector, inspection: PageInspection, captured: unknown): Promise<void> {
   try {
     await inspect(session, found, inspection);
+    if (inspection.fonts === 'printed' && captured instanceof Uint8Array) {
+      await reportPrintedFaces(found, captured, (samples) => fontsInUse(session, samples, found.brandFamilies));
+    }
   } catch {
     // nothing to add: the report keeps what was found before
   }
@@ -91,7 +95,7 @@ async function inspect(session: CDPSession, found: FindingsCollector, inspection
     pageWidth: inspection.pageWidth,
     fitRootTo: inspection.fitRoot ? inspection.pageWidth : null,
   };
-  const seen = (await evaluateIsolated(session, `(${INSPECT_PAGE})(${JSON.stringify(options)})`)) as Inspected;
+  const seen = (await callIsolated(session, 'inspectPage', INSPECT_PAGE, options)) as Inspected;
 
   // the look runs in the service's isolated world, out of reach of the document's script; what
   // comes back from the page is still checked against the report's own schema before it is kept
@@ -111,7 +115,7 @@ async function inspect(session: CDPSession, found: FindingsCollector, inspection
   const candidates = uncovered(String(seen.characters), await systemGlyphCoverage());
   if (candidates.length > 0) {
     const locate = { ...options, characters: candidates, noGlyph: NO_GLYPH };
-    const missing = (await evaluateIsolated(session, `(${LOCATE_MISSING_GLYPHS})(${JSON.stringify(locate)})`)) as MissingGlyph[];
+    const missing = (await callIsolated(session, 'locateMissingGlyphs', LOCATE_MISSING_GLYPHS, locate)) as MissingGlyph[];
     for (const glyph of missing) add({ type: 'missing_glyph', code_point: codePointName(String(glyph.character)), ...glyph });
   }
 
