@@ -16,6 +16,22 @@ async function reportOf(kind: 'pdf' | 'image', id: string, key: string): Promise
   return RenderReport.parse(response.body);
 }
 
+/** The report of a job that was never rendered: empty lists, nulls for every stage. */
+function reportWithoutRender(id: string, status: RenderReport['status'], createdAt: string | null): RenderReport {
+  return {
+    object: 'render_report',
+    id,
+    status,
+    created_at: createdAt,
+    output: null,
+    fonts: [],
+    script: { mode: 'disabled', script_elements: 0, event_handlers: 0 },
+    timing: { queue_wait_ms: null, content_load_ms: null, fonts_ready_ms: null, ready_wait_ms: null, capture_ms: null, post_process_ms: null, storage_ms: null },
+    problems: [],
+    omitted: 0,
+  };
+}
+
 function expectStageTimes(report: RenderReport, stages: (keyof RenderReport['timing'])[]): void {
   for (const stage of stages) {
     expect(report.timing[stage], stage).toEqual(expect.any(Number));
@@ -88,18 +104,7 @@ describe('render report', () => {
     // recorded and never queued: the job stays queued
     const jobId = await createPreviewJob(serviceContext(), { accountId: account.accountId, keyId: null, html: '<p>later</p>', output: { type: 'pdf' } });
     const report = await reportOf('pdf', jobId, account.apiKey);
-    expect(report).toEqual({
-      object: 'render_report',
-      id: jobId,
-      status: 'queued',
-      created_at: null,
-      output: null,
-      fonts: [],
-      script: { mode: 'disabled', script_elements: 0, event_handlers: 0 },
-      timing: { queue_wait_ms: null, content_load_ms: null, fonts_ready_ms: null, ready_wait_ms: null, capture_ms: null, post_process_ms: null, storage_ms: null },
-      problems: [],
-      omitted: 0,
-    });
+    expect(report).toEqual(reportWithoutRender(jobId, 'queued', null));
   });
 
   it('writes a report when a job ends without a render (a cancellation): empty lists, nulls for every stage', async () => {
@@ -111,18 +116,7 @@ describe('render report', () => {
     const stored = await serviceDb().renderJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(stored.report).not.toBeNull();
     const report = await reportOf('image', jobId, account.apiKey);
-    expect(report).toEqual({
-      object: 'render_report',
-      id: jobId,
-      status: 'cancelled',
-      created_at: stored.finishedAt!.toISOString(),
-      output: null,
-      fonts: [],
-      script: { mode: 'disabled', script_elements: 0, event_handlers: 0 },
-      timing: { queue_wait_ms: null, content_load_ms: null, fonts_ready_ms: null, ready_wait_ms: null, capture_ms: null, post_process_ms: null, storage_ms: null },
-      problems: [],
-      omitted: 0,
-    });
+    expect(report).toEqual(reportWithoutRender(jobId, 'cancelled', stored.finishedAt!.toISOString()));
   });
 
   it('stores findings as the contract publishes them: capped lists, whole milliseconds, refused entries counted in omitted', async () => {

@@ -3,6 +3,7 @@
 import { availableParallelism, totalmem } from 'node:os';
 import type {
   AdaptCanvasInput,
+  EffectiveViewport,
   CanvasLayout,
   LayoutFacts,
   MeasureLayoutInput,
@@ -11,7 +12,8 @@ import type {
   RenderOutput,
   RenderPdfInput,
 } from '@svc/contracts';
-import { inSandbox, prepareSandbox, resetSandbox } from './browser/sandbox.ts';
+import { inSandbox, prepareSandbox, resetSandbox, type SandboxOptions } from './browser/sandbox.ts';
+import type { PageInspection } from './report/inspect-page.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { BrowserPool } from './browser/browser-pool.ts';
 import { adaptCanvas } from './canvas/adapt-canvas.ts';
@@ -88,17 +90,7 @@ export class Renderer implements RenderEngine {
     try {
       const printed = await inSandbox(
         this.#pool,
-        {
-          account: input.account,
-          html: input.html,
-          javascript: input.javascript,
-          assets: input.assets,
-          timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
-          bulk: input.bulk,
-          viewport: input.viewport,
-          found,
-          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, fonts: 'printed' } : undefined,
-        },
+        this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, fonts: 'printed' }),
         (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
       );
       // outside the pool slot: post-processing needs no browser
@@ -115,17 +107,7 @@ export class Renderer implements RenderEngine {
     try {
       const captured = await inSandbox(
         this.#pool,
-        {
-          account: input.account,
-          html: input.html,
-          javascript: input.javascript,
-          assets: input.assets,
-          timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
-          bulk: input.bulk,
-          viewport: { width: input.image.width, height: input.image.height, device_scale_factor: 1 },
-          found,
-          inspect: this.#inspectPages ? { javascript: input.javascript, pageWidth: input.image.width, fitRoot: false, fonts: 'page' } : undefined,
-        },
+        this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, fonts: 'page' }),
         (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
       );
       const bytes = input.provenance ? stampImage(captured, input.image.format, input.image, input.provenance) : captured;
@@ -133,6 +115,21 @@ export class Renderer implements RenderEngine {
     } catch (error) {
       throw found.attachTo(error);
     }
+  }
+
+  /** A render's sandbox work: its input, the viewport it is laid out at, and how the report looks at the page. */
+  #renderWork(input: RenderPdfInput | RenderImageInput, viewport: EffectiveViewport, found: FindingsCollector, inspect: Omit<PageInspection, 'javascript'>): SandboxOptions {
+    return {
+      account: input.account,
+      html: input.html,
+      javascript: input.javascript,
+      assets: input.assets,
+      timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
+      bulk: input.bulk,
+      viewport,
+      found,
+      inspect: this.#inspectPages ? { javascript: input.javascript, ...inspect } : undefined,
+    };
   }
 
   /**
