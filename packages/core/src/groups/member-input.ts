@@ -1,13 +1,11 @@
 // What group members render: effective render options and evaluated html, with problems
 // pointed at the member they belong to (rows.N for batch rows).
-import { createHash } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/contracts';
-import { canonicalJson } from '@svc/templating';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { effectiveOptions } from '../renders/render-spec.ts';
+import { dataSha256, effectiveOptions } from '../renders/render-spec.ts';
 import type { Canvas } from '../templates/canvas.ts';
 import { compileDataSchema, validateData } from '../templates/data-schema.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
@@ -72,8 +70,7 @@ export async function evaluateMember(
 ): Promise<{ html: string; assetIds: string[]; dataSha256: string }> {
   try {
     const html = await evaluateSource(input.source, input.data, 'template_id', input.brand, tenancy);
-    const dataSha256 = createHash('sha256').update(canonicalJson(input.data)).digest('hex');
-    return { html, assetIds: await checkAssetReferences(ctx.db, accountId, html, 'template_id'), dataSha256 };
+    return { html, assetIds: await checkAssetReferences(ctx.db, accountId, html, 'template_id'), dataSha256: dataSha256(input.data) };
   } catch (error) {
     throw pointedAt(error, input.field);
   }

@@ -118,8 +118,12 @@ export async function buildRenderSpec(
     )
     .digest('hex');
   const templated = saved !== undefined || isTemplateHtml(request);
-  const dataSha256 = templated ? createHash('sha256').update(canonicalJson(request.data ?? {})).digest('hex') : null;
-  return { html, options, fingerprint, template, dataSha256 };
+  return { html, options, fingerprint, template, dataSha256: templated ? dataSha256(request.data ?? {}) : null };
+}
+
+/** The file's record of its data (provenance): SHA-256 (hex) of the template data in canonical JSON. */
+export function dataSha256(data: unknown): string {
+  return createHash('sha256').update(canonicalJson(data)).digest('hex');
 }
 
 /** Page ids must name canvas pages of the document (data-svc-page); unknown ids are refused. */

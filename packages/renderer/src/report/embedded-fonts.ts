@@ -5,7 +5,7 @@
 // as Type 3 fonts (CFF outlines such as Inter or Noto CJK, colour emoji) carry no name, and a
 // web font named like an installed face cannot be told from it by name.
 import type { ReportFont } from '@svc/contracts';
-import type { FindingsCollector, FontSamples } from './findings-collector.ts';
+import type { FindingsCollector } from './findings-collector.ts';
 import { systemFaceFamilies } from './system-glyphs.ts';
 
 const FONT_NAME = /\/FontName\s*\/([^\s/<>[\]()%]+)/g;
@@ -32,13 +32,13 @@ export function embeddedFaceNames(pdf: Uint8Array | string): Set<string> {
  * Sets the findings' fonts from the printed file (the page still loaded, for a file with unnamed
  * faces). Every face the printer drew is in the file, by name or as Type 3 glyph procedures.
  */
-export async function reportPrintedFaces(found: FindingsCollector, printed: Uint8Array, askPage: (samples: FontSamples) => Promise<ReportFont[]>): Promise<void> {
+export async function reportPrintedFaces(found: FindingsCollector, printed: Uint8Array, webFonts: boolean, askPage: () => Promise<ReportFont[]>): Promise<void> {
   const text = latin1(printed);
   const named = embeddedFaceNames(text);
-  const samples = found.fontSamples;
-  if (samples && (samples.webFonts || TYPE3_FONT.test(text))) {
-    const fonts = await askPage(samples).catch(() => []);
-    for (const font of fonts) font.embedded = named.has(font.face) || TYPE3_FONT.test(text);
+  const unnamed = TYPE3_FONT.test(text);
+  if (webFonts || unnamed) {
+    const fonts = await askPage().catch(() => []);
+    for (const font of fonts) font.embedded = unnamed || named.has(font.face);
     found.fonts(fonts);
     return;
   }

@@ -5,15 +5,6 @@ import { emptyFindings, isRenderError, maxReportEntries, type RenderFindings, ty
 
 type Stage = keyof RenderFindings['timing'];
 
-/** One element per distinct font style of the page's text, and how much text it stands for. */
-export interface FontSamples {
-  samples: { selector: string; chars: number }[];
-  /** all text characters over the sampled ones */
-  scale: number;
-  /** whether the document loaded fonts of its own (web fonts, brand kit fonts) */
-  webFonts: boolean;
-}
-
 /** A wait the document asked for, still running: what it means if the render times out during it. */
 interface PendingWait {
   stage: Stage;
@@ -26,8 +17,6 @@ export class FindingsCollector {
   readonly #seen = new Set<string>();
   /** Family names of the brand kit fonts the page loaded (their files' own names). */
   readonly brandFamilies = new Set<string>();
-  /** The page's font samples, kept for a PDF whose printed file does not name every face it drew. */
-  fontSamples: FontSamples | undefined;
   #pendingWait: PendingWait | undefined;
 
   /** Adds a problem once (the same problem at the same place counts once); past the cap only counts it. */

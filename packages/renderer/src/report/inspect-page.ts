@@ -5,7 +5,7 @@ import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
 import { callIsolated } from '../browser/isolated-world.ts';
 import { reportPrintedFaces } from './embedded-fonts.ts';
-import type { FindingsCollector, FontSamples } from './findings-collector.ts';
+import type { FindingsCollector } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';
 import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
 import { type CodePointRanges, systemGlyphCoverage } from './system-glyphs.ts';
@@ -21,10 +21,19 @@ export interface PageInspection {
   fitRoot: boolean;
   /**
    * Where the fonts list comes from: the page (DevTools' platform fonts of sampled elements) or
-   * the printed file, which names each face it embeds (see facesOfPrintedPdf). A PDF takes the
+   * the printed file, which names each face it embeds (see embedded-fonts.ts). A PDF takes the
    * file: asking the page costs a fast render more than everything else in the look.
    */
   fonts: 'page' | 'printed';
+}
+
+/** One element per distinct font style of the page's text, and how much text it stands for. */
+interface FontSamples {
+  samples: { selector: string; chars: number }[];
+  /** all text characters over the sampled ones */
+  scale: number;
+  /** whether the document loaded fonts of its own (web fonts, brand kit fonts) */
+  webFonts: boolean;
 }
 
 /** Bounds of the work, whatever the document's length. */
@@ -79,16 +88,17 @@ interface MissingGlyph {
  */
 export async function inspectPage(session: CDPSession, found: FindingsCollector, inspection: PageInspection, captured: unknown): Promise<void> {
   try {
-    await inspect(session, found, inspection);
-    if (inspection.fonts === 'printed' && captured instanceof Uint8Array) {
-      await reportPrintedFaces(found, captured, (samples) => fontsInUse(session, samples, found.brandFamilies));
-    }
+    const samples = await inspect(session, found, inspection);
+    const askPage = () => fontsInUse(session, samples, found.brandFamilies);
+    if (inspection.fonts === 'page') found.fonts(await askPage());
+    else if (captured instanceof Uint8Array) await reportPrintedFaces(found, captured, samples.webFonts, askPage);
   } catch {
     // nothing to add: the report keeps what was found before
   }
 }
 
-async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<void> {
+/** Adds the page's problems and script counts to the findings; answers its font samples for the fonts list. */
+async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<FontSamples> {
   const options = {
     ...limits,
     quoteChars: maxReportQuoteChars,
@@ -120,8 +130,7 @@ async function inspect(session: CDPSession, found: FindingsCollector, inspection
   }
 
   const scale = count(seen.sampledChars) > 0 ? count(seen.textChars) / count(seen.sampledChars) : 1;
-  if (inspection.fonts === 'printed') found.fontSamples = { samples: seen.samples, scale, webFonts: count(seen.webFonts) > 0 };
-  else found.fonts(await fontsInUse(session, { samples: seen.samples, scale, webFonts: count(seen.webFonts) > 0 }, found.brandFamilies));
+  return { samples: seen.samples, scale, webFonts: count(seen.webFonts) > 0 };
 }
 
 /** Characters that draw nothing by themselves (spaces, controls, format and variation characters) are never missing. */
@@ -163,7 +172,7 @@ type PlatformFont = { familyName: string; postScriptName?: string; isCustomFont:
  * characters are shared among its faces in proportion to the glyphs each drew, and scaled up
  * to the whole text when only part of it was sampled. The CSS domain is on only meanwhile.
  */
-export async function fontsInUse(session: CDPSession, { samples, scale }: FontSamples, brandFamilies: ReadonlySet<string>): Promise<ReportFont[]> {
+async function fontsInUse(session: CDPSession, { samples, scale }: FontSamples, brandFamilies: ReadonlySet<string>): Promise<ReportFont[]> {
   if (samples.length === 0) return [];
   const faces = new Map<string, ReportFont & { glyphs: number }>();
   try {
