@@ -5,11 +5,14 @@ export interface ErrorBodyExtras {
   details?: FieldDetail[];
   retryAfterSeconds?: number;
   planLimit?: { plan: 'scale' | 'growth' | 'starter' | 'pack' | 'free'; limit: number };
+  /** In place of the table's message: the same words naming what is wrong (missingDataMessage). */
+  clientMessage?: string;
 }
 
-/** The error envelope for a code: its status and fixed message come from the one table. */
+/** The error envelope for a code: its status and message come from the one table. */
 export function errorBody(code: ErrorCode, requestId: string, extras: ErrorBodyExtras = {}): { status: number; body: ErrorEnvelope } {
-  const { status, message } = errorDefinition(code);
+  const { status, message: fixed } = errorDefinition(code);
+  const message = extras.clientMessage ?? fixed;
   const retry = extras.retryAfterSeconds === undefined ? undefined : Math.min(60, Math.max(1, Math.ceil(extras.retryAfterSeconds)));
   return {
     status,

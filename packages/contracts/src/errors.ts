@@ -1,6 +1,7 @@
 // The one table of error codes: HTTP status and fixed client message for each.
 // REST responses, OpenAPI and tests all read it; the ErrorCode type is derived from it.
-// Messages are fixed text and never carry customer input.
+// Messages are fixed text and never carry customer input, with one exception below:
+// template_missing_data names the missing variable (missingDataMessage).
 
 const table = {
   // 400
@@ -95,7 +96,7 @@ const table = {
   brand_asset_too_large: [413, 'The asset file is larger than 10 MiB.'],
   image_asset_too_large: [413, 'The image file is larger than 10 MiB.'],
   // 415
-  unsupported_media_type: [415, 'The content type is not supported on this route.'],
+  unsupported_media_type: [415, 'The body must be JSON sent with Content-Type: application/json.'],
   brand_asset_type_unsupported: [415, 'The asset type is not supported. Send image/png, image/jpeg, image/webp (logos) or font/woff2 (fonts).'],
   // 422
   invalid_email: [422, 'The email address is not valid.'],
@@ -160,6 +161,17 @@ export const graphqlOnlyErrorCodes: readonly ErrorCode[] = ['query_too_complex',
 
 /** The codes a /v1 answer can carry: the error enum of the OpenAPI document. */
 export const restErrorCodes = errorCodes.filter((code) => !graphqlOnlyErrorCodes.includes(code));
+
+/**
+ * template_missing_data's message naming the variable and its line. The name is the
+ * template's own identifier path as the sandbox read it from the source (letters, digits, _,
+ * $, dots and whole-number indexes, at most 100 characters: it holds no markup and no data
+ * value), shown back to the account that wrote it. Without a name, the table's message.
+ */
+export function missingDataMessage(variable: string | undefined, line: number | undefined): string {
+  if (!variable) return table.template_missing_data[1];
+  return `The template uses ${variable}${line ? ` on line ${line}` : ''}, which the data does not define. Add it to the data, or give it a default.`;
+}
 
 export function errorDefinition(code: ErrorCode): ErrorDefinition {
   const [status, message] = table[code];

@@ -14,11 +14,17 @@ export interface TemplateErrorDetail {
   column?: number | undefined;
   /** JSON Pointer into data (data limits only), cut at 256 UTF-8 bytes as FieldDetail.field requires. */
   pointer?: string | undefined;
+  /** The missing variable as the source names it (template_missing_data): identifiers, dots and whole-number indexes. */
+  variable?: string | undefined;
 }
+
+// Only what the sandbox builds from the source's identifiers: it may reach a message.
+const variablePattern = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
 
 /**
  * A template or its data was refused. The message is the code itself: nothing here
- * ever carries template source, data values, rendered output or evaluator prose.
+ * carries data values, rendered output or evaluator prose, and of the source only the name
+ * of a missing variable (identifiers and indexes, at most 100 characters).
  */
 export class TemplateError extends Error {
   override readonly name = 'TemplateError';
@@ -27,6 +33,7 @@ export class TemplateError extends Error {
   readonly line?: number;
   readonly column?: number;
   readonly pointer?: string;
+  readonly variable?: string;
 
   constructor(code: TemplateErrorCode, detail: TemplateErrorDetail = {}) {
     super(code);
@@ -39,5 +46,8 @@ export class TemplateError extends Error {
       if (column !== undefined) this.column = column;
     }
     if (detail.pointer !== undefined) this.pointer = detail.pointer;
+    if (code === 'template_missing_data' && detail.variable !== undefined && detail.variable.length <= 100 && variablePattern.test(detail.variable)) {
+      this.variable = detail.variable;
+    }
   }
 }

@@ -58,7 +58,8 @@
  *   source, bytes is the stricter reading); data is measured as canonical key-sorted JSON.
  *
  * Errors. TemplateError.message is the code itself and reason is the spec's FieldDetail reason
- * for it; line, column and (for data limits) a JSON Pointer are the only details. A worker that
+ * for it; line, column, (for data limits) a JSON Pointer and (for missing data) the variable's
+ * name as the source writes it (customer.name, items[0]) are the only details. A worker that
  * cannot be started or crashes throws a plain Error (an internal failure, not the template's).
  */
 import { TemplateError, isTemplateErrorCode } from './errors.ts';
@@ -122,7 +123,7 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
   );
   if (!outcome.ok) {
     const code = isTemplateErrorCode(outcome.code) ? outcome.code : 'template_evaluation_error';
-    throw new TemplateError(code, { line: outcome.line, column: outcome.column });
+    throw new TemplateError(code, { line: outcome.line, column: outcome.column, variable: outcome.name });
   }
   if (outcome.html.length > limits.outputChars) throw new TemplateError('template_output_limit');
   return { html: outcome.html };

@@ -9,6 +9,7 @@
 //   compile(source)                                   -> "C" + generated JavaScript
 //   run(code, dataJson, outputChars, renderDepth)     -> "H" + html
 //   either, on failure -> "E" + code + ":" + line + ":" + column (1-based, may be empty)
+//                          + ":" + name (missing data only: the variable, may be empty)
 // The generated JavaScript depends on the source alone (limits are read at run time), which
 // lets the worker cache it by a hash of the source.
 
@@ -43,8 +44,8 @@ function guest() {
 
   // Records why evaluation stopped, then unwinds. Nunjucks re-wraps thrown errors on the way
   // out, so the code travels in `job.fault`, not in the error object.
-  function raise(code, lineno0, colno0) {
-    job.fault = { code: code, line: oneBased(lineno0), column: oneBased(colno0) };
+  function raise(code, lineno0, colno0, name) {
+    job.fault = { code: code, line: oneBased(lineno0), column: oneBased(colno0), name: name };
     throw new Error(code);
   }
 
@@ -120,13 +121,30 @@ function guest() {
     compilerProto.compileFromImport = refuseLoader;
     compilerProto.compileExtends = refuseLoader;
 
-    // Every output statement checks the length of the buffer it wrote to (root output, macro
-    // bodies, captures), so a runaway loop stops at the output limit instead of exhausting memory.
-    var compileOutput = compilerProto.compileOutput;
+    // Nunjucks' own output, with the name of each value passed to ensureDefined so missing data
+    // names its variable. Every output statement then checks the length of the buffer it wrote
+    // to (root output, macro bodies, captures), so a runaway loop stops at the output limit
+    // instead of exhausting memory.
     compilerProto.compileOutput = function (node, frame) {
-      compileOutput.call(this, node, frame);
+      var compiler = this;
+      node.children.forEach(function (child) {
+        if (child instanceof nj.nodes.TemplateData) {
+          if (child.value) {
+            compiler._emit(compiler.buffer + ' += ');
+            compiler.compileLiteral(child, frame);
+            compiler._emitLine(';');
+          }
+          return;
+        }
+        compiler._emit(compiler.buffer + ' += runtime.suppressValue(runtime.ensureDefined(');
+        compiler.compile(child, frame);
+        compiler._emit(',' + node.lineno + ',' + node.colno + ',' + JSON.stringify(nameOf(child)) + '), env.opts.autoescape);\n');
+      });
       this._emitLine('if (' + this.buffer + '.length > runtime.svcOutputChars) { runtime.svcOutputLimit(); }');
     };
+
+    // The name callWrap is given for a call of an undefined function.
+    compilerProto._getNodeName = nameOf;
 
     // Nunjucks lexes 1e12 as a variable name (so range(0, 1e12) silently became range(0)):
     // read <digits>e<digits> as a number, and refuse any other name starting with a digit.
@@ -148,10 +166,26 @@ function guest() {
       if (!Object.prototype.hasOwnProperty.call(env.filters, name.value)) {
         raise('template_syntax_error', name.lineno, name.colno);
       }
-      this._emit('runtime.svcFilter(env, ' + JSON.stringify(name.value) + ', ' + name.lineno + ', ' + name.colno + ', context, ');
+      var input = node.args.children[0];
+      this._emit('runtime.svcFilter(env, ' + JSON.stringify(name.value) + ', ' + name.lineno + ', ' + name.colno + ', ' + JSON.stringify(input ? nameOf(input) : '') + ', context, ');
       this._compileAggregate(node.args, frame);
       this._emit(')');
     };
+  }
+
+  // The readable name of an expression that can be undefined: a variable and its members
+  // written as identifiers or whole-number indexes (customer.name, items[0].price); any other
+  // expression has none (""). Only these characters can reach an error message.
+  function nameOf(node) {
+    var name = '';
+    if (node instanceof nj.nodes.Symbol) name = /^[A-Za-z_$][\w$]*$/.test(node.value) ? node.value : '';
+    else if (node instanceof nj.nodes.LookupVal && node.val instanceof nj.nodes.Literal) {
+      var target = nameOf(node.target);
+      var key = node.val.value;
+      if (target !== '' && typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) name = target + '.' + key;
+      else if (target !== '' && typeof key === 'number' && key >= 0 && key % 1 === 0) name = target + '[' + key + ']';
+    }
+    return name.length <= 100 ? name : '';
   }
 
   // --- run-time hooks -----------------------------------------------------------------
@@ -170,14 +204,14 @@ function guest() {
   };
 
   // Only undefined is missing data; null (a JSON value) renders as an empty string.
-  runtime.ensureDefined = function (value, lineno0, colno0) {
-    if (value === undefined) raise('template_missing_data', lineno0, colno0);
+  runtime.ensureDefined = function (value, lineno0, colno0, name) {
+    if (value === undefined) raise('template_missing_data', lineno0, colno0, name);
     return value;
   };
 
   var callWrap = runtime.callWrap;
   runtime.callWrap = function (fn, name, context, args) {
-    if (fn === undefined) raise('template_missing_data');
+    if (fn === undefined) raise('template_missing_data', undefined, undefined, name);
     return callWrap(fn, name, context, args);
   };
 
@@ -237,11 +271,11 @@ function guest() {
   });
   inputRules.dictsort = isMapping;
 
-  runtime.svcFilter = function (env, name, lineno0, colno0, context) {
-    var args = Array.prototype.slice.call(arguments, 5);
+  runtime.svcFilter = function (env, name, lineno0, colno0, inputName, context) {
+    var args = Array.prototype.slice.call(arguments, 6);
     var rule = inputRules[name];
     if (rule) {
-      if (args[0] === undefined) raise('template_missing_data', lineno0, colno0);
+      if (args[0] === undefined) raise('template_missing_data', lineno0, colno0, inputName);
       if (!rule(args[0])) raise('template_invalid_filter_input', lineno0, colno0);
     }
     var filter = env.getFilter(name);
@@ -279,11 +313,13 @@ function guest() {
     var code = phase === 'render' ? 'template_evaluation_error' : 'template_syntax_error';
     var line;
     var column;
+    var name = '';
     try {
       if (job.fault !== null) {
         code = job.fault.code;
         line = job.fault.line;
         column = job.fault.column;
+        if (code === 'template_missing_data' && typeof job.fault.name === 'string') name = job.fault.name;
       } else {
         var text = describe(error);
         if (/stack overflow/.test(text)) code = 'template_depth_limit';
@@ -303,7 +339,7 @@ function guest() {
     } catch (ignored) {
       // keep what was established
     }
-    return 'E' + code + ':' + (line === undefined ? '' : line) + ':' + (column === undefined ? '' : column);
+    return 'E' + code + ':' + (line === undefined ? '' : line) + ':' + (column === undefined ? '' : column) + ':' + name;
   }
 
   function compile(source) {

@@ -20,7 +20,7 @@ export interface SandboxJob {
 /** `code` is whatever the worker reported; the caller validates it. */
 export type SandboxOutcome =
   | { ok: true; html: string }
-  | { ok: false; code: string; line?: number; column?: number };
+  | { ok: false; code: string; line?: number; column?: number; name?: string };
 
 /** Who an evaluation is for and what it cost: the pool is fair between tenants. */
 export interface SandboxTenancy {

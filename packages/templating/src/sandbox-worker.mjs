@@ -135,7 +135,8 @@ function thrownCode(context, handle) {
   return 'template_evaluation_error';
 }
 
-const failurePattern = /^E([a-z_]+):(\d*):(\d*)$/;
+// the name is the missing variable's, as the guest built it from the source's identifiers
+const failurePattern = /^E([a-z_]+):(\d*):(\d*)(?::([\w$.[\]]{0,100}))?$/;
 
 /** @param {string} text */
 function decodeOutcome(text) {
@@ -145,6 +146,7 @@ function decodeOutcome(text) {
   const outcome = { ok: false, code: match[1] };
   if (match[2]) outcome.line = Number(match[2]);
   if (match[3]) outcome.column = Number(match[3]);
+  if (match[4]) outcome.name = match[4];
   return outcome;
 }
 

@@ -53,6 +53,19 @@ describe('run-time errors', () => {
     await expectRefused('{{ items | join(",") }}', 'template_missing_data', { line: 1, column: 12 });
   });
 
+  it('names the missing variable as the source writes it', async () => {
+    const named = async (source: string, data: Record<string, unknown> = {}) => (await expectRefused(source, 'template_missing_data', { data })).error.variable;
+    expect(await named('<p>\n  {{ customer.name }}</p>')).toBe('customer.name');
+    expect(await named('{{ customer["name"] }}', { customer: {} })).toBe('customer.name');
+    expect(await named('{{ items[0].price }}', { items: [{}] })).toBe('items[0].price');
+    expect(await named('{{ format(1) }}')).toBe('format');
+    expect(await named('{{ items | join(",") }}')).toBe('items');
+    expect(await named('{% for row in rows %}{{ row.total }}{% endfor %}', { rows: [{}] })).toBe('row.total');
+    // no name for what is not a plain path, and never more than the path itself
+    expect(await named('{{ customer[key] }}', { customer: {}, key: 'a' })).toBeUndefined();
+    expect(await named('{{ customer["a b"] }}', { customer: {} })).toBeUndefined();
+  });
+
   it('reports filters given the wrong type of input at the filter', async () => {
     const cases: [string, Record<string, unknown>, number, number][] = [
       ['{{ 5 | upper }}', {}, 1, 8],
@@ -139,7 +152,7 @@ describe('canonicalJson', () => {
   });
 });
 
-describe('nothing exposed carries source, data or evaluator prose', () => {
+describe('nothing exposed carries source (but a missing variable\'s name), data or evaluator prose', () => {
   it('keeps messages, reasons and properties to fixed strings', async () => {
     const secret = 'S3CRET-7f3a';
     const cases = [
@@ -153,7 +166,10 @@ describe('nothing exposed carries source, data or evaluator prose', () => {
     ];
     for (const input of cases) {
       const { error } = await refusal(input);
-      const exposed = [error.message, error.reason, error.name, error.stack ?? '', JSON.stringify(error), String(error)].join('\n');
+      // of the source, only a missing variable's name, and only in `variable`
+      if (input === cases[0]) expect(error.variable).toBe(secret.replace('-', '_'));
+      const { variable: _named, ...rest } = error;
+      const exposed = [error.message, error.reason, error.name, error.stack ?? '', JSON.stringify(rest), String(error)].join('\n');
       expect(exposed).not.toContain(secret);
       expect(exposed).not.toContain(secret.replace('-', '_'));
       expect(error.message).toBe(error.code);

@@ -32,7 +32,7 @@ export function memberOptions(format: GroupFormat, size: Canvas | null, page?: s
 export function pointedAt(error: unknown, field: string): unknown {
   if (!(error instanceof DomainError) || !error.details) return error;
   const details = error.details.map((detail) => (detail.field === 'data' || detail.field.startsWith('data/') ? { ...detail, field: `${field}${detail.field.slice(4)}`.slice(0, 260) } : detail));
-  return new DomainError(error.code, { details, retryAfterSeconds: error.retryAfterSeconds, planLimit: error.planLimit });
+  return new DomainError(error.code, { details, retryAfterSeconds: error.retryAfterSeconds, planLimit: error.planLimit, clientMessage: error.clientMessage });
 }
 
 /**

@@ -4,6 +4,8 @@ export interface DomainErrorOptions {
   details?: FieldDetail[];
   retryAfterSeconds?: number;
   planLimit?: { plan: 'scale' | 'growth' | 'starter' | 'pack' | 'free'; limit: number };
+  /** The table's words naming what is wrong, in place of its fixed message (contracts' missingDataMessage). */
+  clientMessage?: string;
 }
 
 /**
@@ -15,6 +17,7 @@ export class DomainError extends Error {
   readonly details?: FieldDetail[];
   readonly retryAfterSeconds?: number;
   readonly planLimit?: DomainErrorOptions['planLimit'];
+  readonly clientMessage?: string;
 
   constructor(code: ErrorCode, options: DomainErrorOptions = {}) {
     super(code);
@@ -23,6 +26,7 @@ export class DomainError extends Error {
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.planLimit = options.planLimit;
+    this.clientMessage = options.clientMessage;
   }
 }
 

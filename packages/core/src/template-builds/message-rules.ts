@@ -100,7 +100,7 @@ export async function checkDraft(options: CheckDraftOptions): Promise<string> {
       return await work();
     } catch (error) {
       if (!(error instanceof DomainError) || !error.details) throw error;
-      throw new DomainError(error.code, { details: error.details.map((detail) => ({ ...detail, field: relocated(detail.field, at) })) });
+      throw new DomainError(error.code, { details: error.details.map((detail) => ({ ...detail, field: relocated(detail.field, at) })), clientMessage: error.clientMessage });
     }
   };
   await relocate(() => checkVersionContent({ source: draft.source, schema: draft.schema, inputMode: options.inputMode }));

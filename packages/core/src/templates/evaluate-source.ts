@@ -1,4 +1,4 @@
-import type { FieldDetail } from '@svc/contracts';
+import { type FieldDetail, missingDataMessage } from '@svc/contracts';
 import { maxTemplateDataBytes } from '@svc/rules';
 import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError } from '@svc/templating';
 import { type BrandValues, templateBrand } from './brand-values.ts';
@@ -45,7 +45,8 @@ export async function evaluateSource(
       ...(error.line ? { line: error.line } : {}),
       ...(error.column ? { column: error.column } : {}),
     };
-    throw new DomainError(error.code, { details: [detail] });
+    const clientMessage = error.code === 'template_missing_data' ? missingDataMessage(error.variable, error.line) : undefined;
+    throw new DomainError(error.code, { details: [detail], ...(clientMessage ? { clientMessage } : {}) });
   }
 }
 
