@@ -3,7 +3,7 @@
 // started from words with a brand kit, its progress shown while it runs, its candidate preview
 // shown, and its draft applied as a saved template; then a chat on that template, applied as the
 // next version, with the model's image suggestion. Without a model (the shared service): the
-// provider_unavailable message, and a source still makes a draft at no cost.
+// page says AI is not set up here and offers only a source, which still makes a draft at no cost.
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,15 +150,21 @@ describe('AI with a model', () => {
 describe('AI without a model', () => {
   const browser = useBrowser();
 
-  it('says the provider is unavailable (503 provider_unavailable) and still makes a draft from a source at no cost', async () => {
+  it('says AI is not set up, offers only a source (no "let the model choose") and still makes a draft from it at no cost', async () => {
     const page = browser.page();
     const account = await signIn(page);
     const kit = await api('/v1/brand-kits', { method: 'POST', key: account.apiKey, body: { name: 'Plain', colours: ['#222222'] } });
     expect(kit.status).toBe(201);
     await page.goto('/dashboard/ai');
-    await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('provider_unavailable');
-    expect(await page.getByRole('radio', { name: 'Words' }).isDisabled()).toBe(true);
-    expect(await page.getByRole('radio', { name: 'Template source (no AI)' }).isChecked()).toBe(true);
+    const notice = page.getByTestId('ai-not-set-up');
+    await expect.poll(() => notice.textContent()).toContain('AI is not set up on this installation');
+    // said in words: no setting names, no status, no code
+    expect(await notice.innerText()).not.toMatch(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[45]\d\d\b|provider_unavailable/);
+    // what cannot be used is not offered
+    expect(await page.getByRole('radio').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    const outputs = await page.getByLabel('Output').locator('option').allTextContents();
+    expect(outputs).toEqual(['PDF document', 'PNG image', 'JPEG image', 'WebP image']);
     await expect.poll(() => page.getByTestId('message-price').textContent()).toContain('costs nothing');
     await accessible(page);
     await page.getByLabel('Template source', { exact: true }).fill('<!doctype html><p>{{ brand.name }}</p>');

@@ -77,14 +77,15 @@ describe('webhooks on the Developers page', () => {
     expect(await rotated.textContent()).not.toBe(first);
   });
 
-  it('refuses a destination outside the egress policy, naming the field', async () => {
+  it('refuses a destination outside the egress policy, saying why in words', async () => {
     const page = browser.page();
     await signIn(page, { service });
     await page.goto('/dashboard/developers');
     await page.getByLabel('Endpoint URL').fill('https://127.0.0.1:8443/private');
     await page.getByRole('button', { name: 'Add destination' }).click();
-    const alert = page.getByRole('alert').filter({ hasText: 'invalid_request' });
-    await expect.poll(() => alert.textContent()).toMatch(/url\.\w+/);
+    const alert = page.getByRole('alert').filter({ hasText: 'cannot receive events' });
+    await expect.poll(() => alert.textContent()).toContain('it points at the machine itself');
+    expect(await alert.textContent()).not.toMatch(/url\.\w+/);
     expect(await page.getByTestId('webhook').count()).toBe(0);
   });
 });

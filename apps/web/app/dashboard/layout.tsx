@@ -23,9 +23,10 @@ export default async function DashboardLayout({ children }: { children: ReactNod
             Rendering Service
           </a>
           <div className="flex items-center gap-3 text-sm text-slate-700">
-            <span className="hidden sm:inline" data-testid="account-label">
-              {session.email ?? 'No email address yet'}
-            </span>
+            {/* the account's email; an account without one is named by its id, as on the Account page */}
+            <a href="/dashboard/account" className="hidden font-medium text-slate-800 underline-offset-2 hover:underline sm:inline" data-testid="account-label">
+              {session.email ?? `Account ${session.accountId}`}
+            </a>
             <ActionForm action={signOut} csrfToken={session.csrfToken} submitLabel="Sign out" submitVariant="secondary" inline />
           </div>
         </div>

@@ -1,10 +1,11 @@
 'use server';
-import { type ErrorCode, errorDefinition, hasUnsafeText } from '@svc/contracts';
+import { type ErrorCode, hasUnsafeText } from '@svc/contracts';
 import { DomainError, requestEmailSignIn } from '@svc/core';
 import { cookies, headers } from 'next/headers';
 import { z } from 'zod';
 import { clientAddressHeader } from '../../src/http/client-address.ts';
 import { serviceContext } from '../../src/http/context.ts';
+import { customerMessage } from '../../src/dashboard/error-text.ts';
 import { returnPathCookie, safeReturnPath } from '../../src/dashboard/paths.ts';
 
 export type SignInRequestResult = { ok: true; email: string } | { ok: false; code: ErrorCode; message: string };
@@ -40,5 +41,5 @@ export async function requestSignIn(_previous: SignInRequestResult | null, form:
 }
 
 function failed(code: ErrorCode): SignInRequestResult {
-  return { ok: false, code, message: errorDefinition(code).message };
+  return { ok: false, code, message: customerMessage(code) };
 }

@@ -1,5 +1,6 @@
 import { redirect } from 'next/navigation';
-import { safeReturnPath, type SignInReason } from '../../src/dashboard/paths.ts';
+import { serviceContext } from '../../src/http/context.ts';
+import { safeReturnPath, type SignInReason, signInLinkCommand } from '../../src/dashboard/paths.ts';
 import { lookupSession } from '../../src/dashboard/session.ts';
 import { Card } from '../../src/dashboard/ui/card.tsx';
 import { ErrorState, Notice } from '../../src/dashboard/ui/states.tsx';
@@ -18,6 +19,7 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
   const reason = typeof query.reason === 'string' && query.reason in reasons ? reasons[query.reason as SignInReason] : undefined;
   const session = await lookupSession();
   if (session.state === 'signed_in') redirect(next ?? '/dashboard');
+  const emailConfigured = serviceContext().mailer !== null;
   return (
     <div className="space-y-6">
       <div>
@@ -25,16 +27,25 @@ export default async function SignIn({ searchParams }: { searchParams: Promise<R
         <h1 className="mt-1 text-2xl font-semibold tracking-tight text-slate-900">Sign in</h1>
       </div>
       {reason ? reason.tone === 'error' ? <ErrorState title={reason.text} /> : <Notice>{reason.text}</Notice> : null}
-      <Card>
-        <p className="mb-4 text-sm text-slate-700">
-          We email you a one-use link; there is no password. A new address gets a free account when its link is first opened.
-        </p>
-        <SignInForm next={next} />
-      </Card>
-      <p className="text-sm text-slate-600">
-        No email delivery on this installation? An operator can print a sign-in link for an account:{' '}
-        <code className="rounded bg-slate-100 px-1 py-0.5 font-mono text-xs text-slate-800">npm run svc -- account sign-in-link ACCOUNT_ID</code>
-      </p>
+      {emailConfigured ? (
+        <Card>
+          <p className="mb-4 text-sm text-slate-700">
+            We email you a one-use link; there is no password. A new address gets a free account when its link is first opened.
+          </p>
+          <SignInForm next={next} />
+        </Card>
+      ) : (
+        <Card data-testid="email-not-set-up">
+          <h2 className="text-base font-semibold text-slate-900">Email is not set up on this installation</h2>
+          <p className="mt-2 text-sm text-slate-700">
+            Sign-in links cannot be emailed here. Whoever runs this installation can print one for your account in its checkout, with your account&apos;s id in place of ID:
+          </p>
+          <pre className="mt-3 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-sm text-slate-100">
+            <code>{signInLinkCommand()}</code>
+          </pre>
+          <p className="mt-3 text-sm text-slate-700">Open the link it prints in this browser; it works once, for 15 minutes. The demo account&apos;s link is printed when the service first starts.</p>
+        </Card>
+      )}
     </div>
   );
 }

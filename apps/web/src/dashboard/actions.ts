@@ -2,13 +2,14 @@
 // session's CSRF token are checked (on top of Next's own origin check of every action), the
 // input is parsed with zod, and the handler calls a core use-case with the session principal.
 // The answer is a typed result carrying the one error table's codes, never a thrown error.
-import { type ErrorCode, errorDefinition, findUnsafeText, sessionCookieName, unsafeTextDetail } from '@svc/contracts';
+import { type ErrorCode, findUnsafeText, sessionCookieName, unsafeTextDetail } from '@svc/contracts';
 import { authenticateSession, DomainError, type SessionPrincipal, type ServiceContext } from '@svc/core';
 import { cookies } from 'next/headers';
 import { unstable_rethrow } from 'next/navigation';
 import { z } from 'zod';
 import { serviceContext } from '../http/context.ts';
 import { csrfFieldName } from './csrf.ts';
+import { customerMessage, urlRefusalMessage } from './error-text.ts';
 
 export type ActionResult<T = null> =
   | { ok: true; data: T }
@@ -32,15 +33,17 @@ export interface ActionContext {
   accountId: string;
 }
 
-/** Messages the dashboard shows instead of the API's, where a browser user needs different words. */
-const browserMessages: Partial<Record<ErrorCode, string>> = {
-  signed_out: 'Your session ended. Sign in again to continue.',
-  csrf_rejected: 'This page is out of date (its security token does not match your session). Reload the page and try again.',
-};
+/** The failure result of an error code, in the dashboard's words (error-text.ts). */
+export function failure(code: ErrorCode, fields?: Record<string, string>, message?: string): ActionResult<never> {
+  return { ok: false, code, message: customerMessage(code, message), ...(fields ? { fields } : {}) };
+}
 
-/** The failure result of an error code, with the table's fixed message. */
-export function failure(code: ErrorCode, fields?: Record<string, string>): ActionResult<never> {
-  return { ok: false, code, message: browserMessages[code] ?? errorDefinition(code).message, ...(fields ? { fields } : {}) };
+/** The failure result of a refusal from the core: a refused endpoint URL is told in one sentence, not as a field. */
+function refused(error: DomainError): ActionResult<never> {
+  const details = error.details ?? [];
+  const url = urlRefusalMessage(details);
+  if (url) return failure(error.code, undefined, url);
+  return failure(error.code, details.length > 0 ? fieldsOfDetails(details) : undefined, error.clientMessage);
 }
 
 /**
@@ -69,7 +72,7 @@ export function sessionAction<S extends z.ZodType, T>(
     } catch (error) {
       // redirect() and notFound() from a handler are Next's control flow, not failures
       unstable_rethrow(error);
-      if (error instanceof DomainError) return failure(error.code, error.details ? fieldsOfDetails(error.details) : undefined);
+      if (error instanceof DomainError) return refused(error);
       ctx.logger.error('dashboard action failed', { error: error instanceof Error ? error.stack : String(error) });
       return failure('internal_error');
     }

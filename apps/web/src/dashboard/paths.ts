@@ -27,3 +27,11 @@ export function signInUrl(returnPath?: string | null, reason?: SignInReason): st
   const text = query.toString();
   return text ? `${signInPage}?${text}` : signInPage;
 }
+
+/**
+ * The way in on an installation without email: the operator CLI prints a one-use sign-in link
+ * for an account, run in the service's checkout (docs/operations.md).
+ */
+export function signInLinkCommand(accountId = 'ID'): string {
+  return `npm run svc -- account sign-in-link ${accountId}`;
+}

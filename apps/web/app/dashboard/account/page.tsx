@@ -1,4 +1,5 @@
 import { freeMonthlyCredits, planTerms, showAccount } from '@svc/core';
+import { signInLinkCommand } from '../../../src/dashboard/paths.ts';
 import { requireSession } from '../../../src/dashboard/session.ts';
 import { signOut } from '../../../src/dashboard/sign-out-action.ts';
 import { ActionForm } from '../../../src/dashboard/ui/action-form.tsx';
@@ -16,6 +17,7 @@ export default async function Account({ searchParams }: { searchParams: Promise<
   const account = await showAccount(ctx, accountId);
   const justConfirmed = (await searchParams).email === 'confirmed';
   const terms = planTerms[account.plan];
+  const emailConfigured = ctx.mailer !== null;
   return (
     <>
       <PageHeader title="Account" description={<>Account <span className="font-mono">{account.id}</span>, created <LocalDate value={account.createdAt} style="date" />.</>} />
@@ -30,6 +32,17 @@ export default async function Account({ searchParams }: { searchParams: Promise<
               </span>
               <Badge tone="success">verified</Badge>
             </p>
+          ) : !emailConfigured ? (
+            <div data-testid="email-not-set-up" className="text-sm text-slate-700">
+              <p className="font-medium text-slate-900">Email is not set up on this installation</p>
+              <p className="mt-1">
+                An address cannot be added or confirmed here, because no email can be sent. To sign in again later, ask whoever runs this installation for a sign-in link; in its checkout
+                this prints one for this account:
+              </p>
+              <pre className="mt-2 overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-sm text-slate-100">
+                <code>{signInLinkCommand(account.id)}</code>
+              </pre>
+            </div>
           ) : (
             <>
               <p className="mb-3 text-sm text-slate-700">

@@ -35,7 +35,7 @@ export interface MessageFormProps<T> {
   /** A brand kit chooser or other fields placed before the input. */
   children?: ReactNode;
   submitLabel: string;
-  /** When no AI provider is configured, only a source can be sent. */
+  /** When no AI provider is configured, only a source can be sent: the other inputs and "let the model choose" are not offered. */
   providerAvailable: boolean;
   /** Offer "keep the draft's output" instead of "let the model choose". */
   keepOutput?: boolean;
@@ -47,34 +47,33 @@ export function MessageForm<T>({ action, csrfToken, hidden, prices, children, su
   const [imageProblem, setImageProblem] = useState<string | null>(null);
   // controlled, so a refused message keeps what was typed (React resets uncontrolled fields after an action)
   const [text, setText] = useState('');
-  const [output, setOutput] = useState('auto');
+  // with no model there is no one to choose: a source's draft is a PDF unless another output is picked
+  const offerAuto = keepOutput || providerAvailable;
+  const [output, setOutput] = useState(offerAuto ? 'auto' : 'pdf');
   const id = (name: string) => `${idPrefix}-${name}`;
   const price = prices[kind];
+  const kinds = (Object.keys(kindLabels) as InputKind[]).filter((each) => providerAvailable || each === 'source');
   return (
     <ActionForm action={action} csrfToken={csrfToken} submitLabel={submitLabel} pendingLabel="Sending…" onSuccess={() => setText('')} className="grid gap-4">
       {Object.entries(hidden).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       {children}
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-800">Start from</legend>
-        <div className="mt-1 flex flex-wrap gap-4">
-          {(Object.keys(kindLabels) as InputKind[]).map((each) => (
-            <label key={each} className="inline-flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="kind"
-                value={each}
-                checked={kind === each}
-                disabled={!providerAvailable && each !== 'source'}
-                onChange={() => setKind(each)}
-                className="size-4 accent-indigo-600"
-              />
-              {kindLabels[each]}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      {kinds.length === 1 ? (
+        <input type="hidden" name="kind" value={kind} />
+      ) : (
+        <fieldset>
+          <legend className="text-sm font-medium text-slate-800">Start from</legend>
+          <div className="mt-1 flex flex-wrap gap-4">
+            {kinds.map((each) => (
+              <label key={each} className="inline-flex items-center gap-2 text-sm">
+                <input type="radio" name="kind" value={each} checked={kind === each} onChange={() => setKind(each)} className="size-4 accent-indigo-600" />
+                {kindLabels[each]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
       {kind === 'image' ? (
         <Field id={id('image')} label="Image" hint="PNG, JPEG or WebP, still, up to 10 MiB and 7680 × 4320. The result is inspired by it, not a copy.">
           <Input
@@ -103,7 +102,7 @@ export function MessageForm<T>({ action, csrfToken, hidden, prices, children, su
       <div className="max-w-xs space-y-1">
         <Label htmlFor={id('output')}>Output</Label>
         <Select id={id('output')} name="output" value={output} onChange={(event) => setOutput(event.target.value)}>
-          <option value="auto">{keepOutput ? "Keep the draft's output" : 'Let the model choose'}</option>
+          {offerAuto ? <option value="auto">{keepOutput ? "Keep the draft's output" : 'Let the model choose'}</option> : null}
           <option value="pdf">PDF document</option>
           <option value="png">PNG image</option>
           <option value="jpeg">JPEG image</option>

@@ -34,7 +34,11 @@ export default async function Ai() {
           <CardHeader
             id="build-heading"
             title="Start a build"
-            description="The model writes a template in your brand kit, checks it, renders a preview and reviews it. Builds are paid from trial, pack or subscription credits (not free monthly credits)."
+            description={
+              providerAvailable
+                ? 'The model writes a template in your brand kit, checks it, renders a preview and reviews it. Builds are paid from trial, pack or subscription credits (not free monthly credits).'
+                : 'Paste a template source: it is checked, previewed and becomes the draft as written, at no cost.'
+            }
           />
           {kits.items.length === 0 ? (
             <EmptyState

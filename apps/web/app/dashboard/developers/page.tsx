@@ -33,7 +33,7 @@ export default async function Developers() {
   const base = ctx.config.publicUrl;
   const curl = [
     `curl -X POST ${base}/v1/pdf \\`,
-    `  -H "Authorization: Bearer ${prefix ? `${prefix}…` : 'YOUR_API_KEY'}" \\`,
+    `  -H "Authorization: Bearer ${prefix ? `${prefix}…` : 'your-api-key'}" \\`,
     `  -H "Content-Type: application/json" \\`,
     `  -d '{"html": "<h1>Hello</h1>"}'`,
   ].join('\n');
@@ -45,7 +45,7 @@ export default async function Developers() {
           <CardHeader
             id="quick-start-heading"
             title="Quick start"
-            description={prefix ? `Replace ${prefix}… with the full key you copied when you created it.` : 'Create a key below, then use it in place of YOUR_API_KEY.'}
+            description={prefix ? `Replace ${prefix}… with the full key you copied when you created it.` : 'Create a key below, then use it in place of your-api-key.'}
             actions={<CopyButton value={curl} label="Copy command" />}
           />
           <pre className="overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100" data-testid="quick-start">

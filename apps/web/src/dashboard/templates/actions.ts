@@ -31,7 +31,7 @@ async function outcomeOf<T>(work: () => Promise<T>): Promise<T | { error: { code
     return await work();
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    return { error: { code: error.code, message: errorDefinition(error.code).message, details: error.details ?? [] } };
+    return { error: { code: error.code, message: error.clientMessage ?? errorDefinition(error.code).message, details: error.details ?? [] } };
   }
 }
 

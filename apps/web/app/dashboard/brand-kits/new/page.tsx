@@ -1,6 +1,6 @@
-import { errorDefinition } from '@svc/contracts';
 import { brandKitLimits, listBrandKits } from '@svc/core';
 import Link from 'next/link';
+import { customerMessage } from '../../../../src/dashboard/error-text.ts';
 import { requireSession } from '../../../../src/dashboard/session.ts';
 import { Card, PageHeader } from '../../../../src/dashboard/ui/card.tsx';
 import { ErrorState } from '../../../../src/dashboard/ui/states.tsx';
@@ -19,7 +19,7 @@ export default async function NewBrandKit() {
       <PageHeader title="New brand kit" description="Name it and choose its colours; add a logo and fonts on the next page." />
       <Card aria-label="New brand kit">
         {full ? (
-          <ErrorState title={errorDefinition('brand_kit_limit').message} code="brand_kit_limit">
+          <ErrorState title={customerMessage('brand_kit_limit')} code="brand_kit_limit">
             The {plan} plan holds {brandKitLimits[plan]} {brandKitLimits[plan] === 1 ? 'kit' : 'kits'}, archived ones included. Change an existing kit on the{' '}
             <Link href="/dashboard/brand-kits?status=all" className="font-medium underline">
               Brand kits
