@@ -90,7 +90,7 @@ describe('customer words on every dashboard page', () => {
     expect(await alert.textContent()).not.toMatch(/url\.\w+|loopback_address/);
     await page.getByLabel('Endpoint URL').fill('https://example.com:8443/hooks');
     await page.getByRole('button', { name: 'Add destination' }).click();
-    await expect.poll(() => alert.locator('p').first().textContent(), { timeout: 60_000 }).toContain('only to the standard https port. Leave the port out');
+    await expect.poll(() => alert.locator('p').first().textContent(), { timeout: 60_000 }).toContain('it names a port other than the standard https port. Leave the port out of the address.');
     await expectAccessible(page);
   });
 });

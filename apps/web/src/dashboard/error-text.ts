@@ -38,9 +38,9 @@ const sentences: Partial<Record<ErrorCode, string>> = {
 const urlRefusals: Record<string, string> = {
   url_malformed: 'it is not a whole web address. Enter one such as https://example.com/hooks.',
   url_too_long: 'it is longer than 2,048 characters. Use a shorter address.',
-  scheme_not_https: 'events are sent only over https. Use an address that starts with https://.',
+  scheme_not_https: 'it does not start with https://, and events are sent only over https.',
   scheme_not_allowed: 'only http and https addresses can be used.',
-  port_not_allowed: 'events are sent only to the standard https port. Leave the port out of the address.',
+  port_not_allowed: 'it names a port other than the standard https port. Leave the port out of the address.',
   credentials_not_allowed: 'it holds a user name or password. Leave them out and check the signature of each event instead.',
   host_not_resolvable: 'its host name could not be found. Check the spelling.',
   loopback_address: 'it points at the machine itself. Use a public address your receiver answers on.',
