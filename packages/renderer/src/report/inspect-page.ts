@@ -1,10 +1,10 @@
-// The report's look at the loaded page, before capture: script it holds, layout problems,
+// The report's look at the loaded page, after the capture: script it holds, layout problems,
 // characters no font draws, resources that did not arrive whole, and the fonts it uses. One
 // evaluation does most of it; the rest runs only when there is something to look at.
 import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
 import { callIsolated } from '../browser/isolated-world.ts';
-import { latin1, reportPrintedFaces } from './embedded-fonts.ts';
+import { hasUnnamedFaces, latin1, reportPrintedFaces } from './embedded-fonts.ts';
 import type { FindingsCollector } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';
 import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
@@ -41,15 +41,13 @@ interface FontSamples {
 
 /** Bounds of the work, whatever the document's length. */
 const limits = {
-  /** elements looked at for event handler attributes (a cheap look) */
-  maxHandlerElements: 20_000,
   /** elements looked at for clipping and width */
   maxElements: 5_000,
   /** a PDF's root is laid out at the printable width (a relayout) only up to this many elements */
   maxFitElements: 5_000,
   /** entries of each kind of problem */
   maxEntries: 20,
-  /** characters of text read for glyphs */
+  /** characters of text read for glyphs (and looked through for their first place) */
   maxTextChars: 2_000_000,
   /** text nodes whose style is read for the fonts list */
   maxStyledNodes: 500,
@@ -99,7 +97,8 @@ export async function inspectPage(session: CDPSession, found: FindingsCollector,
     // nothing past the printable width, and no element's width needs measuring
     const fit = printed ? printedFit(printed.bytes, printed.text, inspection.scale) : null;
     const checkWidth = fit === null || fit < 1 - FIT_TOLERANCE;
-    const samples = await inspect(session, found, inspection, checkWidth);
+    const sampleFonts = inspection.fonts === 'page' || (printed !== null && hasUnnamedFaces(printed.text));
+    const samples = await inspect(session, found, inspection, { checkWidth, sampleFonts });
     const askPage = () => fontsInUse(session, samples, found.brandFamilies);
     if (inspection.fonts === 'page') found.fonts(await askPage());
     else if (printed) await reportPrintedFaces(found, printed.text, samples.webFonts, askPage);
@@ -109,12 +108,12 @@ export async function inspectPage(session: CDPSession, found: FindingsCollector,
 }
 
 /** Adds the page's problems and script counts to the findings; answers its font samples for the fonts list. */
-async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection, checkWidth: boolean): Promise<FontSamples> {
+async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection, look: { checkWidth: boolean; sampleFonts: boolean }): Promise<FontSamples> {
   const options = {
     ...limits,
+    ...look,
     quoteChars: maxReportQuoteChars,
     pageWidth: inspection.pageWidth,
-    checkWidth,
     fitRootTo: inspection.fitRoot ? inspection.pageWidth : null,
   };
   const seen = (await callIsolated(session, 'inspectPage', INSPECT_PAGE, options)) as Inspected;

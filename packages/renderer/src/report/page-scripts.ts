@@ -107,9 +107,8 @@ export const INSPECT_PAGE = `async (options) => {
   for (const script of document.getElementsByTagName('script')) {
     if (scriptType.test((script.getAttribute('type') || '').trim())) result.scriptElements++;
   }
-  for (let index = 0; index < all.length && index < options.maxHandlerElements; index++) {
-    for (const attribute of all[index].attributes) if (attribute.name.startsWith('on')) result.eventHandlers++;
-  }
+  // counted by the document's own XPath engine: no element is wrapped for the look's world
+  result.eventHandlers = document.evaluate('count(//@*[starts-with(name(), "on")])', document, null, XPathResult.NUMBER_TYPE, null).numberValue;
 
   const root = document.documentElement;
   const body = document.body;
@@ -168,16 +167,15 @@ export const INSPECT_PAGE = `async (options) => {
       }
     }
 
-    const seen = new Set();
+    // Style samples for the fonts list, when it comes from the page: an image's, or a PDF's
+    // whose file cannot name its faces (web fonts, unnamed faces)
+    result.webFonts = [...document.fonts].filter((face) => face.status === 'loaded').length;
     const styles = new Map();
-    const walker = document.createTreeWalker(body || root, NodeFilter.SHOW_TEXT);
-    let styledNodes = 0;
-    for (let node = walker.nextNode(); node && result.textChars < options.maxTextChars; node = walker.nextNode()) {
-      const text = node.data;
-      if (!/\\S/.test(text) || skipText(node)) continue;
-      result.textChars += text.length;
-      for (const character of text) seen.add(character);
-      if (styledNodes < options.maxStyledNodes) {
+    if (options.sampleFonts || result.webFonts > 0) {
+      const walker = document.createTreeWalker(body || root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(), styledNodes = 0; node && styledNodes < options.maxStyledNodes; node = walker.nextNode()) {
+        const text = node.data;
+        if (!/\\S/.test(text) || skipText(node)) continue;
         styledNodes++;
         result.sampledChars += text.length;
         const parent = node.parentElement;
@@ -188,7 +186,12 @@ export const INSPECT_PAGE = `async (options) => {
         else if (styles.size < options.maxSamples) styles.set(key, { element: parent, chars: text.length });
       }
     }
-    result.characters = [...seen].join('');
+    // The characters of the text, beyond ASCII (which every system face draws), read at once:
+    // the text of a script or style element in the body counts too, but a character that occurs
+    // only there is not found in the page's text by the look for missing glyphs, so never reported
+    const text = (body || root).textContent.slice(0, options.maxTextChars);
+    result.textChars = text.length;
+    result.characters = [...new Set(text.match(/[^\\u0000-\\u007F]/gu) || [])].join('');
     result.samples = [...styles.values()].map((sample) => ({ selector: selectorOf(sample.element), chars: sample.chars }));
   } finally {
     if (fitted) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== fitted);
@@ -201,7 +204,6 @@ export const INSPECT_PAGE = `async (options) => {
     if (broken) result.images.push(image.currentSrc || image.src);
   }
 
-  result.webFonts = [...document.fonts].filter((face) => face.status === 'loaded').length;
   const failed = [...document.fonts].filter((face) => face.status === 'error').slice(0, options.maxEntries);
   if (failed.length > 0) {
     const sources = new Map();
