@@ -9,7 +9,7 @@ import { unstable_rethrow } from 'next/navigation';
 import { z } from 'zod';
 import { serviceContext } from '../http/context.ts';
 import { csrfFieldName } from './csrf.ts';
-import { customerMessage, urlRefusalMessage } from './error-text.ts';
+import { customerMessage, customerReason, urlRefusalMessage } from './error-text.ts';
 
 export type ActionResult<T = null> =
   | { ok: true; data: T }
@@ -109,7 +109,7 @@ function fieldsOfIssues(issues: readonly z.core.$ZodIssue[]): Record<string, str
 
 function fieldsOfDetails(details: readonly { field: string; reason: string }[]): Record<string, string> {
   const fields: Record<string, string> = {};
-  for (const detail of details) fields[detail.field] ??= detail.reason;
+  for (const detail of details) fields[detail.field] ??= customerReason(detail.reason);
   return fields;
 }
 

@@ -50,6 +50,20 @@ const urlRefusals: Record<string, string> = {
 };
 const privateNetwork = 'it points into a private or reserved network, which cannot be reached from here. Use a public address your receiver answers on.';
 
+/** The API's short field reasons, said as what to do; the template and data reasons are sentences already. */
+const fieldReasons: Record<string, string> = {
+  'missing field': 'Fill this in.',
+  'unknown field': 'This is not expected here.',
+  'wrong type': 'This is not the right kind of value.',
+  'invalid value': 'This value cannot be used.',
+  'malformed JSON': 'This is not valid JSON.',
+};
+
+/** A field problem's reason in words. */
+export function customerReason(reason: string): string {
+  return fieldReasons[reason] ?? reason;
+}
+
 /** The sentence for a refusal: the words the failure itself carries (naming what is wrong), else this table's, else the API's. */
 export function customerMessage(code: ErrorCode, named?: string): string {
   return named ?? sentences[code] ?? errorDefinition(code).message;
