@@ -154,7 +154,7 @@ function RenderRow({ job, downloadable, expired, templateName, csrfToken }: Rend
           {job.reference ? <> · reference {job.reference}</> : null}
           {job.templateId && job.templateVersion !== null ? (
             <>
-              {' · '}
+              {' · template '}
               <Link href={`${templatesPath}/${job.templateId}?version=${job.templateVersion}`} className="text-indigo-700 underline" data-testid="render-template">
                 {templateName ?? 'Untitled template'} v{job.templateVersion}
               </Link>
