@@ -1,11 +1,12 @@
 // A succeeded PDF's first page, drawn by the worker with poppler and stored beside the file:
-// the finish queues it, the task makes it (a real Chromium render, a real rasteriser), the
-// dashboard's thumbnail read serves it to the owner only, and it goes with the file when the
-// file is deleted or expires. An encrypted PDF, or one whose file went first, gets none.
+// the finish queues it (the history asks for the ones it shows without one), the task makes it
+// (a real Chromium render, a real rasteriser), the dashboard's thumbnail read serves it to the
+// owner only, and it goes with the file when the file is deleted or expires. An encrypted PDF,
+// or one whose file went first, gets none.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRender, deleteRender, expireRenderFiles, getRenderThumbnail, makeRenderThumbnail, type ServiceContext } from '@svc/core';
+import { createRender, deleteRender, expireRenderFiles, getRenderThumbnail, makeRenderThumbnail, requestRenderThumbnails, type ServiceContext } from '@svc/core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalStorage } from '../../../packages/core/src/storage/local-storage.ts';
@@ -110,6 +111,25 @@ describe('PDF thumbnails', () => {
     await deleteRender(ctx, { accountId: gone.accountId, kind: 'pdf', jobId: gone.job.id });
     expect(await makeRenderThumbnail(worker, { jobId: gone.job.id })).toBe(false);
     expect(await stored(gone.job.storageKey!.replace(/\.pdf$/, '.thumbnail.webp'))).toBe(false);
+  }, 120_000);
+
+  it('are asked for when the history shows a PDF without one, once while the task waits', async () => {
+    // a PDF whose finish queued none (a group member, or one rendered before thumbnails were made)
+    const { job, accountId } = await renderedPdf();
+    await ctx.db.$executeRaw`SELECT graphile_worker.remove_job(${`render-thumbnail:${job.id}`})`;
+    const locked = await renderedPdf({ password: 'secret' });
+    const other = await accountWith(ctx, { plan: 'free', credits: 1 });
+    expect(await queuedThumbnails(job.id)).toBe(0n);
+
+    expect(await requestRenderThumbnails(ctx, { accountId: other.accountId, jobs: [job] })).toBe(0);
+    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [job, locked.job] })).toBe(1);
+    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [job] })).toBe(1);
+    expect(await queuedThumbnails(job.id)).toBe(1n);
+    expect(await queuedThumbnails(locked.job.id)).toBe(0n);
+
+    expect(await makeRenderThumbnail(worker, { jobId: job.id })).toBe(true);
+    const drawn = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: job.id } });
+    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [drawn] })).toBe(0);
   }, 120_000);
 
   it('refuse what poppler cannot draw, within the time limit', async () => {

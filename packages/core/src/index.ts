@@ -72,6 +72,7 @@ export { reportOf } from './renders/render-report.ts';
 export { listRecentJobsOfAccounts } from './renders/list-recent-jobs-of-accounts.ts';
 export { listRenders } from './renders/list-renders.ts';
 export { makeRenderThumbnail } from './renders/make-render-thumbnail.ts';
+export { requestRenderThumbnails } from './renders/request-render-thumbnails.ts';
 export { openRenderFile } from './renders/open-render-file.ts';
 export { recoverStaleRenders } from './renders/recover-stale-renders.ts';
 export { type ClaimedJob, claimNextRender, handBackRender, renderQueuedChannel } from './renders/render-queue.ts';

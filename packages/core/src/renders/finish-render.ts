@@ -50,7 +50,9 @@ export interface FinishRenderOptions {
  * are woken, and the follow-up work is queued: the webhook fan-out when a destination listens
  * for this kind of event (accounts without webhooks cost the worker nothing more), and the
  * admission of the account's pending group members, since a live slot freed (the contract's group lifecycle), and a
- * succeeded PDF's thumbnail for the dashboard (make-render-thumbnail.ts). A PDF
+ * single succeeded PDF's thumbnail for the dashboard (make-render-thumbnail.ts; a group member's is
+ * drawn when the history first shows it, so a batch of thousands costs no rasteriser time
+ * nobody looks at). A PDF
  * open password is a secret of the customer's that the service needs only to render: it is
  * erased from the stored options here, on every terminal transition, and a marker says so.
  * Returns false when the job was no longer this claimer's to finish.
@@ -83,7 +85,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
              options = ${erasePdfPassword}
        WHERE id = ${jobId}
          AND (${attempt === null} AND status IN ('queued', 'running') OR status = 'running' AND attempts = ${attempt ?? 0})
-      RETURNING id, account_id, kind, created_at, started_at, options),
+      RETURNING id, account_id, kind, created_at, started_at, options, group_id),
     dropped AS (DELETE FROM render_inputs WHERE job_id IN (SELECT id FROM job) AND ${outcome.status !== 'failed'}),
     recorded AS (
       INSERT INTO render_events (id, account_id, job_id, type, created_at)
@@ -97,7 +99,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
                 THEN (SELECT 1 FROM ${drain}) END AS drained,
-           CASE WHEN ${outcome.status === 'succeeded'} AND job.kind = 'pdf' AND job.options->'pdf_password_erased' IS NULL
+           CASE WHEN ${outcome.status === 'succeeded'} AND job.kind = 'pdf' AND job.group_id IS NULL AND job.options->'pdf_password_erased' IS NULL
                 THEN (SELECT 1 FROM ${thumbnail}) END AS thumbnailed
       FROM job`;
   const [row] = finished;

@@ -1,4 +1,4 @@
-import { DomainError, listRenders, listTemplateNames, mintDownloadLink, type RenderJobRecord } from '@svc/core';
+import { DomainError, listRenders, listTemplateNames, mintDownloadLink, type RenderJobRecord, requestRenderThumbnails } from '@svc/core';
 import Link from 'next/link';
 import { z } from 'zod';
 import { requireSession } from '../../../src/dashboard/session.ts';
@@ -37,6 +37,8 @@ export default async function RenderHistory({ searchParams }: { searchParams: Pr
   }
   const now = ctx.clock();
   const links = page ? await Promise.all(page.items.map((job) => mintDownloadLink(ctx, job))) : [];
+  // the worker draws the first page of shown PDFs that have none yet; a later view shows it
+  if (page) await requestRenderThumbnails(ctx, { accountId, jobs: page.items });
   const templateNames = await listTemplateNames(ctx, { accountId, templateIds: page ? page.items.flatMap((job) => (job.templateId ? [job.templateId] : [])) : [] });
   const filtered = q !== undefined || query.status !== undefined;
   const nextHref = page?.nextCursor ? `${rendersPath}?${new URLSearchParams({ ...(q ? { q } : {}), ...(query.status ? { status: query.status } : {}), cursor: page.nextCursor })}` : null;
