@@ -53,6 +53,45 @@ const HELPERS = `
 `;
 
 /**
+ * The elements of the body whose overflow may not be visible, in document order: those a style
+ * rule or their own style attribute gives an overflow, and the form controls the browser's own
+ * style sheet does. Null when a style sheet cannot be read (one from
+ * another origin) or a rule's selector cannot be queried (nested rules): then every element is
+ * measured. Reading the rules costs far less than measuring each element of a long document.
+ */
+const CLIP_CANDIDATES = `
+  const clipCandidates = (body) => {
+    const overflows = ['overflow', 'overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block'];
+    // replaced elements (img, svg, video ...) clip too, but their content is scaled to their box
+    const selectors = ['[style*="overflow" i]', 'textarea', 'select', 'input', 'button', 'marquee'];
+    const collect = (rules, depth) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSStyleRule) {
+          // a nested rule's selector is relative to its parent's: not queried on its own
+          if (rule.cssRules.length > 0) return false;
+          if (overflows.some((name) => { const value = rule.style.getPropertyValue(name); return value !== '' && value !== 'visible'; })) selectors.push(rule.selectorText);
+        } else if (rule.cssRules) {
+          if (depth > 8 || !collect(rule.cssRules, depth + 1)) return false;
+        }
+      }
+      return true;
+    };
+    for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets]) {
+      let rules;
+      try { rules = sheet.cssRules; } catch { return null; }
+      if (!collect(rules, 0)) return null;
+    }
+    const found = new Set();
+    for (const selector of selectors) {
+      let matched;
+      try { matched = body.querySelectorAll(selector); } catch { return null; }
+      for (const element of matched) found.add(element);
+    }
+    return [...found].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  };
+`;
+
+/**
  * One pass over the document: script, boxes that clip their content, content past the page's
  * width, the distinct characters of its text, one element per font style (for the fonts list),
  * images that did not decode and web fonts that failed. For a PDF the root is laid out at the
@@ -61,6 +100,7 @@ const HELPERS = `
  */
 export const INSPECT_PAGE = `async (options) => {
   ${HELPERS}
+  ${CLIP_CANDIDATES}
   const result = { scriptElements: 0, eventHandlers: 0, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [], webFonts: 0 };
   const all = document.getElementsByTagName('*');
   const scriptType = /^(|module|(text|application)\\/(x-)?(java|ecma)script|text\\/(jscript|livescript|javascript1\\.[0-5]))$/i;
@@ -74,8 +114,13 @@ export const INSPECT_PAGE = `async (options) => {
   const root = document.documentElement;
   const body = document.body;
   let fitted = null;
-  // a relayout of a long document costs more than the rest together: past the bound its width is not checked
-  const fits = options.fitRootTo !== null && all.length <= options.maxFitElements;
+  // when nothing is wider than the page (a PDF's printed scale tells), only boxes that can clip
+  // need measuring; null: every element is
+  const clipping = body && !options.checkWidth ? clipCandidates(body) : null;
+  // A PDF is measured at its printable width: a relayout, only when there is something to
+  // measure, and up to a bound (a relayout of a long document costs more than the rest together;
+  // past the bound its width is not checked)
+  const fits = options.fitRootTo !== null && (clipping === null || clipping.length > 0) && all.length <= options.maxFitElements;
   if (fits) {
     fitted = new CSSStyleSheet();
     fitted.replaceSync('html { width: ' + options.fitRootTo + 'px !important; min-width: 0 !important; max-width: none !important; }');
@@ -88,14 +133,14 @@ export const INSPECT_PAGE = `async (options) => {
       // least the viewport's: it tells whether anything is wider than an image, but not whether
       // anything is wider than a fitted root narrower than the viewport, so then every element is measured.
       const scroller = document.scrollingElement;
-      const wide = options.fitRootTo === null ? root.scrollWidth > pageWidth + 1 : fits;
+      const wide = !options.checkWidth ? false : options.fitRootTo === null ? root.scrollWidth > pageWidth + 1 : fits;
       const reported = new Set();
       const insideReported = (element) => {
         for (let node = element.parentElement; node; node = node.parentElement) if (reported.has(node)) return true;
         return false;
       };
-      const elements = body.getElementsByTagName('*');
-      for (let index = -1; index < elements.length && index < options.maxElements; index++) {
+      const elements = clipping ?? body.getElementsByTagName('*');
+      for (let index = clipping ? 0 : -1; index < elements.length && index < options.maxElements; index++) {
         const element = index < 0 ? body : elements[index];
         const scrollWidth = element.scrollWidth, clientWidth = element.clientWidth;
         const scrollHeight = element.scrollHeight, clientHeight = element.clientHeight;
