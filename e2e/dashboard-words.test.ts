@@ -54,7 +54,8 @@ describe('customer words on every dashboard page', () => {
       const probe = await page.request.get(path, { maxRedirects: 0 });
       if (!(probe.headers()['content-type'] ?? '').includes('text/html')) continue;
       await page.goto(path);
-      await page.locator('main').waitFor();
+      // the page itself, not the loading state streamed before it (which has no heading)
+      await page.locator('main h1').first().waitFor({ timeout: 60_000 });
       const { text, notices } = await wordsOf(page);
       expect(text.match(environmentName)?.[0], `an environment variable's name on ${path}`).toBeUndefined();
       for (const notice of notices) expect(notice.match(httpStatus)?.[0], `an HTTP status in a notice on ${path}: ${notice}`).toBeUndefined();
