@@ -1,16 +1,11 @@
 import { moneyMacro } from './money.ts';
 import type { Starter } from './starter.ts';
 
-const source = `${moneyMacro}
-{%- set symbol = invoice.currency_symbol | default("$") -%}
-{%- set accent = accent_color | default("#2f5bea") -%}
-{%- set subtotal = 0 -%}
-{%- for item in items %}{% set subtotal = subtotal + item.quantity * item.unit_price %}{% endfor -%}
-{%- set tax = subtotal * (invoice.tax_rate | default(0)) / 100 -%}
-<!doctype html>
+const source = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{%- set accent = accent_color | default("#2f5bea") %}
 <title>Invoice {{ invoice.number }}</title>
 <style>
   @page {
@@ -44,6 +39,11 @@ const source = `${moneyMacro}
 </style>
 </head>
 <body>
+${moneyMacro}
+{%- set symbol = invoice.currency_symbol | default("$") -%}
+{%- set subtotal = 0 -%}
+{%- for item in items %}{% set subtotal = subtotal + item.quantity * item.unit_price %}{% endfor -%}
+{%- set tax = subtotal * (invoice.tax_rate | default(0)) / 100 %}
 <div class="page">
   <header>
     <div class="brand">{{ seller.name }}<small>{{ seller.tagline | default("") }}</small></div>

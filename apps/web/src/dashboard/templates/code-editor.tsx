@@ -105,6 +105,7 @@ export default function CodeEditor({ value, onChange, marks = [], label, focusLi
       ref={ref}
       value={value}
       height={height}
+      className="h-full"
       extensions={extensions}
       onChange={onChange}
       onCreateEditor={(view) => view.dispatch({ effects: setMarks.of(marks) })}

@@ -12,6 +12,37 @@ export interface SchemaFormProps {
   onChange: (data: Record<string, unknown>) => void;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A property name as words for a label: "issued_on" and "issuedOn" read "Issued on". */
+export function labelOf(name: string): string {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_-]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : name;
+}
+
+/**
+ * The schema with a title on every property that has none, made from its name, so the form
+ * labels fields in words. The schema's own titles and descriptions are kept as written.
+ */
+export function withTitles(schema: unknown): unknown {
+  if (!isObject(schema)) return schema;
+  const result: Record<string, unknown> = { ...schema };
+  if (isObject(schema.properties)) {
+    result.properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, property]) => {
+        const titled = withTitles(property);
+        return [name, isObject(titled) && typeof titled.title !== 'string' ? { ...titled, title: labelOf(name) } : titled];
+      }),
+    );
+  }
+  if (isObject(schema.items)) result.items = withTitles(schema.items);
+  return result;
+}
+
 /**
  * A form generated from the version's JSON schema. The service validates data itself (with
  * its own draft rules); the form only helps to fill it, so the draft marker is left out for the
@@ -20,7 +51,7 @@ export interface SchemaFormProps {
 export default function SchemaForm({ schema, data, onChange }: SchemaFormProps) {
   const formSchema = useMemo(() => {
     const { $schema: _draft, ...rest } = schema;
-    return rest as RJSFSchema;
+    return withTitles(rest) as RJSFSchema;
   }, [schema]);
   return (
     <div className="svc-schema-form">
