@@ -3,7 +3,7 @@
 import Form from '@rjsf/core';
 import type { RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import './schema-form.css';
 
 export interface SchemaFormProps {
@@ -44,6 +44,31 @@ export function withTitles(schema: unknown): unknown {
 }
 
 /**
+ * The form's field order, from the keys of the data it opens with: a stored schema's keys come
+ * back in the database's order (shortest first), the sample data keeps the order its author
+ * wrote. Fields the data lacks follow in the schema's order.
+ */
+export function orderOf(schema: unknown, data: unknown): Record<string, unknown> {
+  if (!isObject(schema)) return {};
+  const ui: Record<string, unknown> = {};
+  const sample = Array.isArray(data) ? data[0] : data;
+  if (isObject(schema.properties)) {
+    const names = Object.keys(schema.properties);
+    const known = isObject(sample) ? Object.keys(sample).filter((name) => names.includes(name)) : [];
+    if (known.length > 0) ui['ui:order'] = [...known, '*'];
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const nested = orderOf(property, isObject(sample) ? sample[name] : undefined);
+      if (Object.keys(nested).length > 0) ui[name] = nested;
+    }
+  }
+  if (isObject(schema.items)) {
+    const nested = orderOf(schema.items, Array.isArray(data) ? data[0] : undefined);
+    if (Object.keys(nested).length > 0) ui.items = nested;
+  }
+  return ui;
+}
+
+/**
  * A form generated from the version's JSON schema. The service validates data itself (with
  * its own draft rules); the form only helps to fill it, so the draft marker is left out for the
  * form's validator, which speaks draft-07.
@@ -53,6 +78,9 @@ export default function SchemaForm({ schema, data, onChange }: SchemaFormProps) 
     const { $schema: _draft, ...rest } = schema;
     return withTitles(rest) as RJSFSchema;
   }, [schema]);
+  // the order is taken once per schema: a field filled in later does not move under the cursor
+  const opened = useRef(data);
+  const uiSchema = useMemo(() => ({ ...orderOf(formSchema, opened.current), 'ui:submitButtonOptions': { norender: true } }), [formSchema]);
   return (
     <div className="svc-schema-form">
       <Form
@@ -62,7 +90,7 @@ export default function SchemaForm({ schema, data, onChange }: SchemaFormProps) 
         noHtml5Validate
         showErrorList={false}
         onChange={(event) => onChange((event.formData ?? {}) as Record<string, unknown>)}
-        uiSchema={{ 'ui:submitButtonOptions': { norender: true } }}
+        uiSchema={uiSchema}
       />
     </div>
   );

@@ -229,7 +229,7 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
         </ErrorState>
       ) : null}
 
-      <div className="grid min-h-0 flex-1 gap-3 lg:grid-cols-2 xl:grid-cols-[minmax(0,1.15fr)_minmax(0,1fr)_24rem]">
+      <div className="grid min-h-0 flex-1 gap-3 lg:grid-cols-2 xl:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)_22rem]">
         <SourcePane source={source} onSourceChange={setSource} marks={marks} focusLine={focusLine} insertion={insertion} />
         <PreviewPane preview={preview} canvas={canvas} rendered={rendered} onPickLine={pickLine} />
         <aside aria-label="Data, schema, versions and test render" className="flex min-h-[28rem] min-w-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white lg:col-span-2 xl:col-span-1 xl:min-h-0">
