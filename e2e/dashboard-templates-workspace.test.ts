@@ -81,11 +81,11 @@ describe('template editor workspace', () => {
     expect(await page.getByLabel('Issue date').inputValue()).toBe('3 March 2026');
     const labels = await page.locator('.svc-schema-form label').allTextContents();
     expect(labels.filter((label) => /_/.test(label))).toEqual([]);
+    await expectAccessible(page);
+    await screenshot(page, 'templates-editor');
     // an edit in the form reaches the preview
     await page.getByLabel('Invoice number').fill('INV-7');
     await expect.poll(() => preview(page).getByText('INV-7', { exact: true }).count(), wait).toBeGreaterThan(0);
-    await expectAccessible(page);
-    await screenshot(page, 'templates-editor');
 
     // each tab shows its panel, and the page still does not scroll
     const open = async (name: string) => {
