@@ -218,7 +218,7 @@ describe('dashboard templates', () => {
     // name and tags, then archive: the list's archived filter finds it
     await page.getByRole('tab', { name: 'Details' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Launch card');
-    await page.getByLabel('Tags').fill('social, launch');
+    await page.getByLabel('Tags', { exact: true }).fill('social, launch');
     await page.getByRole('button', { name: 'Save name and tags' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), wait).toBe('Launch card');
     expect(await serviceDb().template.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({ name: 'Launch card', tags: ['social', 'launch'] });

@@ -32,8 +32,16 @@ interface Comparison {
 /** Version history: open any version, and compare two side by side with the changed pixels marked. */
 export function VersionPanel({ csrfToken, templateId, versions, current, data, canvas }: VersionPanelProps) {
   const id = useId();
-  const [left, setLeft] = useState(String(versions[1]?.version ?? versions[0]?.version ?? 1));
-  const [right, setRight] = useState(String(versions[0]?.version ?? 1));
+  const newest = versions[0]?.version ?? 1;
+  const [left, setLeft] = useState(String(versions[1]?.version ?? newest));
+  const [right, setRight] = useState(String(newest));
+  // a version saved meanwhile: the comparison offered first is again the newest with the one before
+  const [seenNewest, setSeenNewest] = useState(newest);
+  if (seenNewest !== newest) {
+    setSeenNewest(newest);
+    setLeft(String(versions[1]?.version ?? newest));
+    setRight(String(newest));
+  }
   const [comparing, setComparing] = useState(false);
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [problem, setProblem] = useState<{ message: string; code: string } | null>(null);
