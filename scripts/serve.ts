@@ -27,6 +27,7 @@ import {
   resealSecrets,
   sealDataDir,
   stopWhenParentGone,
+  writeServiceAddress,
 } from '@svc/core';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
@@ -105,17 +106,26 @@ try {
   await Promise.all([waitForReady(web), waitForReady(worker)]);
   await waitForWeb(`http://127.0.0.1:${port}/v1/openapi.json`);
   if (stopping) await stopping;
+  // for the operator CLI run from this checkout: the links it prints use this address
+  await writeServiceAddress(dataDir, {
+    public_url: publicUrl,
+    embedded_database_port: database.embedded ? Number(new URL(database.url).port) : null,
+    started_at: new Date().toISOString(),
+  });
   // one write, so whoever reads the ready line has the demo key with it
   const lines = [`Rendering service ready at ${publicUrl}`];
   if (demo) {
     lines.push(
       `Demo account ${demo.accountId} created with trial credits.`,
       `Demo API key (shown once, keep it): ${demo.apiKey}`,
-      `Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/keys`,
+      `Try: ${tryCommand(demo.apiKey)}`,
     );
   }
-  if (demoLink) {
-    lines.push(`Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`);
+  if (demo && demoLink) {
+    lines.push(
+      `Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`,
+      `A new sign-in link, any time (from this checkout): npm run svc -- account sign-in-link ${demo.accountId}`,
+    );
   }
   logger.info('service ready', { url: publicUrl, demoAccount: demo?.accountId });
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -124,6 +134,17 @@ try {
     logger.error('start failed', { error: error instanceof Error ? error.message : String(error) });
     await stop(1);
   }
+}
+
+/**
+ * The banner's first request, pasted as it is: renders a PDF from HTML and saves the file as
+ * hello.pdf (the answer is the finished job; its download link serves the file). Node reads
+ * the link out of the JSON, as whoever ran `npm start` has it.
+ */
+function tryCommand(apiKey: string): string {
+  const render = `curl -s ${publicUrl}/v1/pdf -H "Authorization: Bearer ${apiKey}" -H "Content-Type: application/json" -d '{"html": "<h1>Hello from the rendering service</h1>"}'`;
+  const link = `node -p 'JSON.parse(fs.readFileSync(0, "utf8")).download.url'`;
+  return `curl -sfo hello.pdf "$(${render} | ${link})" && echo "saved hello.pdf"`;
 }
 
 function running(child: ChildProcess) {
