@@ -18,6 +18,8 @@ export interface StartedService {
   port: number;
   pgPort: number;
   baseUrl: string;
+  /** Its SVC_DATA_DIR (removed by cleanUp). */
+  dataDir: string;
   stdout(): string;
   stderr(): string;
   /** npm's exit code once it has exited. */
@@ -47,6 +49,7 @@ export async function npmStart(extraEnv: Record<string, string> = {}): Promise<S
     port,
     pgPort,
     baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
