@@ -1,7 +1,7 @@
 // `npm start` on its first boot, on a port other than the default, used as its banner tells a
 // person to: the Try command pasted into a shell saves a PDF, and the command for a new sign-in
 // link, run from the checkout in another terminal without the service's settings, prints a link
-// to the port the service runs on.
+// to the port the service runs on; started again on another port, the same.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,20 +63,45 @@ describe('npm start, first boot', () => {
   }, 240_000);
 
   it('the banner says how to get a new sign-in link; that command, from the checkout, links to the service’s port', async () => {
-    const accountId = /^Demo account (acct_[0-9a-f]+) created/m.exec(service.stdout())?.[1] ?? '';
-    expect(accountId).not.toBe('');
     const first = new URL(bannerLine(service, 'Sign in to the demo account in a browser ').replace(/^\(one use, until [^)]+\): /, ''));
     expect(first.port).toBe(String(service.port));
-
     const command = bannerLine(service, 'A new sign-in link, any time (from this checkout): ');
+    const accountId = demoAccount(service);
     expect(command).toBe(`npm run svc -- account sign-in-link ${accountId}`);
-    const printed = await paste(command, { cwd: root, env: terminal(service.dataDir) });
-    const link = new URL(/sign-in link \(one use, until [^)]+\): (\S+)/.exec(printed)?.[1] ?? 'about:blank');
-    expect(link.port).toBe(String(service.port));
-    expect(link.pathname).toMatch(/^\/auth\/sign-in\/svc_link_/);
-    // the link is the service's own: its page names the demo account
-    const page = await fetch(`${service.baseUrl}${link.pathname}`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain(accountId);
+    await expectSignInLink(service, command, accountId);
   }, 240_000);
+
+  it('started again on another port, the banner still says how to sign in, and the link follows the new port', async () => {
+    const accountId = demoAccount(service);
+    process.kill(service.npm.pid!, 'SIGTERM');
+    expect(await service.exited, service.stderr()).toBe(0);
+    const again = await npmStart({ SVC_DATA_DIR: service.dataDir });
+    try {
+      expect(again.port).not.toBe(service.port);
+      expect(again.stdout()).not.toContain('Demo API key');
+      const command = bannerLine(again, 'A sign-in link for the demo account (from this checkout): ');
+      expect(command).toBe(`npm run svc -- account sign-in-link ${accountId}`);
+      await expectSignInLink(again, command, accountId);
+    } finally {
+      await again.cleanUp();
+    }
+  }, 300_000);
 });
+
+function demoAccount(service: StartedService): string {
+  const accountId = /^Demo account (acct_[0-9a-f]+) created/m.exec(service.stdout())?.[1];
+  if (!accountId) throw new Error(`no demo account in the banner:\n${service.stdout()}`);
+  return accountId;
+}
+
+/** Runs the banner's command as a person would and opens the link it prints on `service`. */
+async function expectSignInLink(service: StartedService, command: string, accountId: string) {
+  const printed = await paste(command, { cwd: root, env: terminal(service.dataDir) });
+  const link = new URL(/sign-in link \(one use, until [^)]+\): (\S+)/.exec(printed)?.[1] ?? 'about:blank');
+  expect(link.port).toBe(String(service.port));
+  expect(link.pathname).toMatch(/^\/auth\/sign-in\/svc_link_/);
+  // the link is the service's own: its page names the demo account
+  const page = await fetch(`${service.baseUrl}${link.pathname}`);
+  expect(page.status).toBe(200);
+  expect(await page.text()).toContain(accountId);
+}

@@ -21,6 +21,7 @@ import {
   createServiceContext,
   createSignInLink,
   ensureDemoAccount,
+  findDemoAccount,
   loadConfig,
   prettyLogLine,
   prettyLogs,
@@ -79,6 +80,8 @@ try {
   if (resealed > 0) logger.info('secrets sealed under the current key', { resealed });
   const demo = await ensureDemoAccount(setupCtx);
   const demoLink = demo ? await createSignInLink(setupCtx, { accountId: demo.accountId }) : null;
+  // on later boots the banner still says how to sign in to the demo account
+  const earlierDemo = demo ? null : await findDemoAccount(setupCtx);
   await db.$disconnect();
   if (stopping) await stopping;
 
@@ -124,9 +127,10 @@ try {
   if (demo && demoLink) {
     lines.push(
       `Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`,
-      `A new sign-in link, any time (from this checkout): npm run svc -- account sign-in-link ${demo.accountId}`,
+      `A new sign-in link, any time (from this checkout): ${signInLinkCommand(demo.accountId)}`,
     );
   }
+  if (earlierDemo) lines.push(`A sign-in link for the demo account (from this checkout): ${signInLinkCommand(earlierDemo)}`);
   logger.info('service ready', { url: publicUrl, demoAccount: demo?.accountId });
   process.stdout.write(`${lines.join('\n')}\n`);
 } catch (error) {
@@ -145,6 +149,11 @@ function tryCommand(apiKey: string): string {
   const render = `curl -s ${publicUrl}/v1/pdf -H "Authorization: Bearer ${apiKey}" -H "Content-Type: application/json" -d '{"html": "<h1>Hello from the rendering service</h1>"}'`;
   const link = `node -p 'JSON.parse(fs.readFileSync(0, "utf8")).download.url'`;
   return `curl -sfo hello.pdf "$(${render} | ${link})" && echo "saved hello.pdf"`;
+}
+
+/** The operator CLI's command for a new sign-in link, as run from the checkout (it finds this service's address). */
+function signInLinkCommand(accountId: string): string {
+  return `npm run svc -- account sign-in-link ${accountId}`;
 }
 
 function running(child: ChildProcess) {

@@ -3,6 +3,7 @@
 export { confirmEmailIdentity } from './accounts/confirm-email-identity.ts';
 export { createAccount } from './accounts/create-account.ts';
 export { ensureDemoAccount } from './accounts/ensure-demo-account.ts';
+export { findDemoAccount } from './accounts/find-demo-account.ts';
 export { type FirstSteps, getFirstSteps } from './accounts/get-first-steps.ts';
 export { getUsageOverview, type RenderDay } from './accounts/get-usage-overview.ts';
 export { requestEmailIdentity } from './accounts/request-email-identity.ts';

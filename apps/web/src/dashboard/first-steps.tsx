@@ -16,7 +16,7 @@ const steps: { done: keyof FirstSteps; title: string; href: string; text: string
     done: 'templateRender',
     title: 'Render it',
     href: '/dashboard/templates',
-    text: 'Open your template and press Test render, or render it through the API with its id.',
+    text: 'Open your template and render it under Test render, or through the API with its id.',
   },
   {
     done: 'key',
