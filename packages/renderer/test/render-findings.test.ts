@@ -141,6 +141,17 @@ test('a PDF with installed fonts only lists its faces from the printed file: fam
   expect(printed.findings.fonts.map((font) => font.face).sort()).toEqual(captured.findings.fonts.map((font) => font.face).sort());
 });
 
+test('text in other scripts under one style lists each fallback face that drew it, for an image as for a PDF', async () => {
+  const lines = ['Latin words', 'كلمات عربية', 'हिन्दी शब्द', 'คำภาษาไทย', '中文字符', '\u{1F600}\u{1F680}'];
+  const html = `<style>p { font-family: sans-serif }</style>${lines.map((line) => `<p>${line}</p>`).join('')}`;
+  const [printed, captured] = await Promise.all([pdf(html), image(html, 640, 480)]);
+  const faces = (output: RenderOutput) => output.findings.fonts.map((font) => font.face);
+  for (const face of [/^NotoSansArabic/, /^NotoSansDevanagari/, /^NotoSansThai/, /^NotoSansCJK/, /^NotoColorEmoji/]) {
+    expect(faces(captured), String(face)).toContainEqual(expect.stringMatching(face));
+  }
+  for (const face of faces(printed)) expect(faces(captured)).toContain(face);
+});
+
 test('a font served from a brand kit asset is a brand_kit face', async () => {
   const reference = 'asset://asset_fedcba9876543210fedcba9876543210';
   const assets: AssetResolver = async (url) => (url === reference ? { bytes: fontBytes, mediaType: 'font/ttf', fontFamily: 'DejaVu Sans' } : null);

@@ -4,7 +4,14 @@
 // canvas/select-canvas-pages.ts). Each is a function expression the caller applies to a JSON
 // argument. Every loop is bounded, so a long document costs a bounded amount.
 
-/** Shared helpers: a selector for an element and a quote of text, cut to size. */
+/** Scripts whose text a document's own face rarely draws: each has a Noto fallback of its own. */
+const SCRIPTS = [
+  'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Syriac', 'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi',
+  'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar',
+  'Georgian', 'Hangul', 'Ethiopic', 'Khmer', 'Mongolian', 'Han', 'Hiragana', 'Katakana',
+].map((name) => `['${name}', /\\p{Script=${name}}/u]`).join(', ');
+
+/** Shared helpers: a selector for an element, a quote of text cut to size, the scripts of a text. */
 const HELPERS = `
   const selectorOf = (element) => {
     const parts = [];
@@ -24,6 +31,20 @@ const HELPERS = `
     let cut = flat.slice(0, options.quoteChars);
     if (/[\\uD800-\\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
     return cut + '\\u2026';
+  };
+  // the scripts of a text beyond Latin: text in another script is drawn by another face (a
+  // fallback the style does not name), so each gets a sample of its own for the fonts list
+  const scriptPatterns = [${SCRIPTS}];
+  const emojiPattern = /\\p{Extended_Pictographic}/u;
+  const scriptsOf = (text, element) => {
+    if (!/[^\\u0000-\\u024F\\u2000-\\u206F]/.test(text)) return '';
+    const head = text.slice(0, 2000);
+    let names = '';
+    for (const [name, pattern] of scriptPatterns) if (pattern.test(head)) names += name + ',';
+    if (emojiPattern.test(head)) names += 'emoji,';
+    // Han is drawn by the face of the text's language (Chinese, Japanese or Korean forms)
+    if (/Han|Hangul|Hiragana|Katakana/.test(names)) names += (element.closest('[lang]')?.getAttribute('lang') || '') + ',';
+    return names || 'other';
   };
   const skipText = (node) => {
     const parent = node.parentElement;
@@ -116,7 +137,7 @@ export const INSPECT_PAGE = `async (options) => {
         result.sampledChars += text.length;
         const parent = node.parentElement;
         const style = getComputedStyle(parent);
-        const key = style.fontFamily + '|' + style.fontWeight + '|' + style.fontStyle + '|' + style.fontStretch;
+        const key = style.fontFamily + '|' + style.fontWeight + '|' + style.fontStyle + '|' + style.fontStretch + '|' + scriptsOf(text, parent);
         const known = styles.get(key);
         if (known) known.chars += text.length;
         else if (styles.size < options.maxSamples) styles.set(key, { element: parent, chars: text.length });
