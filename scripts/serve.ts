@@ -109,12 +109,13 @@ try {
   await Promise.all([waitForReady(web), waitForReady(worker)]);
   await waitForWeb(`http://127.0.0.1:${port}/v1/openapi.json`);
   if (stopping) await stopping;
-  // for the operator CLI run from this checkout: the links it prints use this address
+  // for the operator CLI run from this checkout: the links it prints use this address (a data
+  // directory the service cannot write, as in a read-only container, only costs the CLI that)
   await writeServiceAddress(dataDir, {
     public_url: publicUrl,
     embedded_database_port: database.embedded ? Number(new URL(database.url).port) : null,
     started_at: new Date().toISOString(),
-  });
+  }).catch((error: unknown) => logger.warn('service address not written', { error: error instanceof Error ? error.message : String(error) }));
   // one write, so whoever reads the ready line has the demo key with it
   const lines = [`Rendering service ready at ${publicUrl}`];
   if (demo) {
