@@ -35,7 +35,7 @@ export function QuickStart({ base, newestPrefix }: { base: string; newestPrefix:
   const { secret } = useContext(NewKey);
   const command = quickStartCommand(base, secret ?? keyPlaceholder);
   const description = secret
-    ? 'Uses the key you just created. It works as it is; keep it to yourself, it holds the key.'
+    ? 'Uses the key you just created, so it works as it is. It holds the key: keep it to yourself.'
     : newestPrefix
       ? `Replace ${keyPlaceholder} with your key (the one starting ${newestPrefix}…, as you copied it when you created it).`
       : `Create a key below, then use it in place of ${keyPlaceholder}.`;
