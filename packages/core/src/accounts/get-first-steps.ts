@@ -20,12 +20,13 @@ export interface FirstSteps {
 export async function getFirstSteps(ctx: ServiceContext, { accountId }: GetFirstStepsOptions): Promise<FirstSteps> {
   const account = await ctx.db.account.findUnique({ where: { id: accountId }, select: { createdAt: true } });
   if (!account) throw notFound();
-  const [template, templateRender, key, webhook] = await Promise.all([
+  const [template, key, webhook] = await Promise.all([
     ctx.db.template.findFirst({ where: { accountId }, select: { id: true } }),
-    ctx.db.renderJob.findFirst({ where: { accountId, templateId: { not: null } }, select: { id: true } }),
     // the opening key is written in the account's own transaction, with the account's moment
     ctx.db.apiKey.findFirst({ where: { accountId, createdAt: { gt: account.createdAt } }, select: { id: true } }),
     ctx.db.webhook.findFirst({ where: { accountId }, select: { id: true } }),
   ]);
-  return { template: template !== null, templateRender: templateRender !== null, key: key !== null, webhook: webhook !== null };
+  // templates are never deleted (only archived): without one there is no template render to look for
+  const templateRender = template && (await ctx.db.renderJob.findFirst({ where: { accountId, templateId: { not: null } }, select: { id: true } }));
+  return { template: template !== null, templateRender: !!templateRender, key: key !== null, webhook: webhook !== null };
 }
