@@ -2,11 +2,14 @@
 // status page, the API reference drawn by Scalar from the served contract (with nothing loaded
 // from another origin, and a curl example that works as pasted), and the favicon.
 import { execFile } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page, Request } from '@playwright/test';
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, newAccount } from './support/api.ts';
-import { expectAccessible, screenshot, useBrowser } from './support/browser.ts';
+import { restErrorCodes } from '@svc/contracts';
+import { expectAccessible, screenshot, screenshotDir, useBrowser } from './support/browser.ts';
 
 const run = promisify(execFile);
 
@@ -94,28 +97,45 @@ describe('front door', () => {
     const contract = (await api('/v1/openapi.json')).body;
     expect(contract.servers).toEqual([{ url: baseUrl() }]);
 
-    // an operation's title from the contract, as Scalar draws it
-    const summary = contract.paths['/v1/keys'].get.summary as string;
-    await expect.poll(() => page.getByRole('heading', { name: summary, exact: true }).first().isVisible(), { timeout: 60_000 }).toBe(true);
-
-    // the error codes table, from the contract's one table
+    // the document's own sections: the error codes table (from the contract's one table) and the webhook recipe
+    await expect.poll(() => page.getByRole('heading', { name: contract.info.title, exact: true }).first().isVisible(), { timeout: 120_000 }).toBe(true);
     const table = page.locator('table').filter({ hasText: 'HTTP status' }).first();
-    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 30_000 }).toBeGreaterThan(100);
-    expect(await table.textContent()).toContain('insufficient_credits');
-    await expect.poll(() => page.getByRole('heading', { name: 'Webhook signatures' }).first().isVisible()).toBe(true);
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(restErrorCodes.length);
+    expect(await table.locator('tr', { hasText: 'insufficient_credits' }).textContent()).toContain('402');
+    await expect.poll(() => page.getByRole('heading', { name: 'Webhook signatures', exact: true }).first().isVisible()).toBe(true);
     expect(await page.getByText('svc-signature: t=').first().isVisible()).toBe(true);
-
     await expectAccessible(page);
-    await screenshot(page, 'api-reference');
+    mkdirSync(screenshotDir, { recursive: true });
+    await page.screenshot({ path: join(screenshotDir, 'api-reference.png') });
 
-    // the curl example of listing keys names this service and works as pasted with a real key
-    await page.goto(`/docs#tag/api-keys/get/v1/keys`);
-    const example = page.locator('.scalar-codeblock-pre, pre').filter({ hasText: `curl ${baseUrl()}/v1/keys` }).first();
-    await expect.poll(() => example.textContent(), { timeout: 60_000 }).toContain(baseUrl());
-    const command = (await example.innerText()).replace('YOUR_SECRET_TOKEN', (await newAccount()).apiKey);
-    const { stdout } = await run('sh', ['-c', `${command} --silent --show-error --fail`]);
-    expect(JSON.parse(stdout).data).toHaveLength(1);
+    // the curl examples name this service and work as pasted once a real key is put in
+    const key = (await newAccount()).apiKey;
+    const listKeys = await curlExample(page, 'API keys', contract.paths['/v1/keys'].get.summary, `${baseUrl()}/v1/keys?limit=`);
+    expect(JSON.parse(await runCurl(listKeys, key)).data).toHaveLength(1);
+    const renderPdf = await curlExample(page, 'PDF renders', contract.paths['/v1/pdf'].post.summary, `${baseUrl()}/v1/pdf`);
+    expect(renderPdf).toContain('--request POST');
+    const job = JSON.parse(await runCurl(renderPdf, key));
+    expect(job.id).toMatch(/^pdf_/);
+    expect(['succeeded', 'queued', 'running']).toContain(job.status);
 
     expect(origins(requests)).toEqual([new URL(baseUrl()).origin]);
-  });
+  }, 300_000);
 });
+
+/** Opens an operation from Scalar's sidebar, sees its title, and returns the text of its curl example. */
+async function curlExample(page: Page, tag: string, summary: string, address: string): Promise<string> {
+  await page.getByText(tag, { exact: true }).first().click();
+  await page.getByText(summary, { exact: true }).first().click();
+  // the operation's title, as the served document names it
+  await expect.poll(() => page.getByRole('heading', { name: summary, exact: true }).first().isVisible(), { timeout: 60_000 }).toBe(true);
+  const example = page.locator('pre').filter({ hasText: `curl ` }).filter({ hasText: address }).first();
+  await expect.poll(() => example.count(), { timeout: 60_000 }).toBe(1);
+  return example.innerText();
+}
+
+/** Runs a copied curl command in a shell, with the key in place of Scalar's placeholder; its output. */
+async function runCurl(command: string, key: string): Promise<string> {
+  expect(command).toContain('YOUR_SECRET_TOKEN');
+  const { stdout } = await run('sh', ['-c', `${command.trim().replace('YOUR_SECRET_TOKEN', key)} --silent --show-error --fail-with-body`], { timeout: 120_000 });
+  return stdout;
+}

@@ -157,7 +157,12 @@ function operationObject(operation: Operation): JsonSchema {
           requestBody: {
             required: true,
             description: `JSON body of at most ${operation.body.maxBytes} bytes.`,
-            content: { 'application/json': { schema: inlineSchema(operation.body.schema, 'input') } },
+            content: {
+              'application/json': {
+                schema: inlineSchema(operation.body.schema, 'input'),
+                ...(operation.body.example === undefined ? {} : { example: operation.body.example }),
+              },
+            },
           },
         }
       : {}),

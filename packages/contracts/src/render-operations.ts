@@ -41,7 +41,11 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
       'job is durable. A repeated Idempotency-Key with the same logical request replays the same job.',
     auth: 'bearer',
     idempotencyKey: 'optional',
-    body: { schema: kind === 'pdf' ? PdfRequest : ImageRequest, maxBytes: renderBodyLimit },
+    body: {
+      schema: kind === 'pdf' ? PdfRequest : ImageRequest,
+      maxBytes: renderBodyLimit,
+      example: kind === 'pdf' ? { html: '<h1>Hello</h1>' } : { html: '<h1>Hello</h1>', image: { format: 'png', width: 1200, height: 630 } },
+    },
     responses: {
       200: { description: 'The job reached a terminal state', schema: schemas.job },
       202: { description: 'The job is queued or running', schema: schemas.job },
