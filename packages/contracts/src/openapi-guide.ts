@@ -17,7 +17,7 @@ const errorsSection = () =>
     'Every error answers with one JSON envelope, and every response carries an `x-request-id` header:',
     '',
     '```json',
-    '{ "error": { "code": "invalid_request", "message": "The request is not valid. See details for the fields to fix.", "request_id": "9b2f...", "details": [{ "field": "html", "reason": "missing field" }] } }',
+    JSON.stringify({ error: { code: 'not_found', message: errorDefinition('not_found').message, request_id: '3c9a1f0e-…' } }, null, 2),
     '```',
     '',
     '`code` is stable and meant for programs; `message` is fixed text for people and never repeats what you sent. ' +
