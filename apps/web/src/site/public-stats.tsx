@@ -4,6 +4,7 @@ import { serviceContext } from '../http/context.ts';
 import { Badge, type BadgeTone } from '../dashboard/ui/badge.tsx';
 import { LocalNumber } from '../dashboard/ui/local-format.tsx';
 
+export type PublicStats = Awaited<ReturnType<typeof getPublicStats>>;
 
 /** Each status in the customer's words, with what it means for their renders. */
 export const statusWords: Record<PublicStats['status'], { label: string; meaning: string; tone: BadgeTone }> = {
@@ -13,8 +14,6 @@ export const statusWords: Record<PublicStats['status'], { label: string; meaning
   maintenance: { label: 'Maintenance', meaning: 'Planned maintenance is under way.', tone: 'info' },
   unavailable: { label: 'Unknown', meaning: 'The status cannot be measured right now.', tone: 'neutral' },
 };
-
-export type PublicStats = Awaited<ReturnType<typeof getPublicStats>>;
 
 /**
  * The service's public figures: what GET /v1/public-stats answers, from the same use-case
@@ -29,7 +28,7 @@ export function PublicStatsList({ stats }: { stats: PublicStats }) {
   return (
     <dl className="grid gap-4 sm:grid-cols-3" data-testid="public-stats">
       <Figure label="Status" testId="stat-status">
-        <Badge tone={status.tone} className="text-sm">
+        <Badge tone={status.tone}>
           {status.label}
         </Badge>
       </Figure>

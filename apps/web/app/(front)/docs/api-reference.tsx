@@ -2,8 +2,7 @@
 // Scalar's API reference, drawn in the browser from the served contract (/v1/openapi.json). It is
 // part of the app's own bundle: the page loads nothing from another origin (no fonts, no
 // telemetry, no proxy), which the page's security policy would refuse anyway.
-// first: zod is configured before Scalar's modules build their schemas
-import './zod-jitless.ts';
+import './zod-jitless.ts'; // first: before Scalar's modules build their zod schemas
 import '@scalar/api-reference/style.css';
 import { createApiReference } from '@scalar/api-reference';
 import { useEffect, useRef } from 'react';

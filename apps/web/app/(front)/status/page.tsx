@@ -12,7 +12,7 @@ export default async function Status() {
       <div>
         <h1 className="text-3xl font-semibold tracking-tight text-slate-900">Status</h1>
         <p className="mt-3 flex flex-wrap items-center gap-3 text-lg text-slate-800" data-testid="status-summary">
-          <Badge tone={words.tone} className="text-sm">
+          <Badge tone={words.tone}>
             {words.label}
           </Badge>
           {words.meaning}
