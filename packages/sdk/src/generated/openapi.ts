@@ -3911,16 +3911,6 @@ export interface operations {
         /** @description JSON body of at most 16777216 bytes. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "html": "<h1>Hello</h1>",
-                 *       "image": {
-                 *         "format": "png",
-                 *         "width": 1200,
-                 *         "height": 630
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ImageRequest"];
             };
         };
