@@ -73,6 +73,7 @@ describe('first steps', () => {
 
     // rendered in the editor's test render
     await page.goto(editor);
+    await (await hydrated(page.getByRole('tab', { name: 'Test render' }))).click();
     await (await hydrated(page.getByRole('button', { name: 'Render', exact: true }))).click();
     await page.getByTestId('test-render-download').waitFor(wait);
     expect(await stepsDone(page)).toEqual([true, true, false, false]);
