@@ -11,11 +11,13 @@ import { callAction } from './call-action.ts';
 import { CanvasPanel } from './canvas-panel.tsx';
 import { DataPanel } from './data-panel.tsx';
 import { FontPicker } from './font-picker.tsx';
-import { LazyCodeEditor } from './lazy.tsx';
+import { LazyCodeEditor, LazyVisualEditor } from './lazy.tsx';
 import { FittedPreviewFrame } from './preview-frame.tsx';
 import { canvasOf } from './source-facts.ts';
 import { TestRenderPanel, type OutputChoice } from './test-render-panel.tsx';
 import { VersionPanel } from './version-panel.tsx';
+import type { VisualBrandKit } from './visual/inspector.tsx';
+import { SourceViewSwitch } from './visual/source-view-switch.tsx';
 
 export interface EditorTemplate {
   id: string;
@@ -41,6 +43,8 @@ export interface TemplateEditorProps {
   output: OutputChoice;
   /** Opened right after saving this version (the address carries ?saved=N): shows the saved notice. */
   justSaved?: boolean;
+  /** The brand kit the version's source names (svc-brand-kit): its colours and fonts in the visual editor. */
+  brandKit?: VisualBrandKit | null;
 }
 
 /** The page a document template is previewed on: A4 at 96 dpi. */
@@ -56,7 +60,7 @@ type PreviewState =
   | { state: 'failed'; message: string; code: string; details: FieldDetail[]; lastHtml: string | null };
 
 /** The editor page's client side: source, data, live preview, canvas and sizes, versions, test render. */
-export function TemplateEditor({ csrfToken, template, version, versions, initialData, output, justSaved = false }: TemplateEditorProps) {
+export function TemplateEditor({ csrfToken, template, version, versions, initialData, output, justSaved = false, brandKit = null }: TemplateEditorProps) {
   const router = useRouter();
   const [source, setSource] = useState(version.source);
   const [schemaText, setSchemaText] = useState(version.schema === null ? '' : JSON.stringify(version.schema, null, 2));
@@ -66,6 +70,9 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
   const [focusLine, setFocusLine] = useState<{ line: number; column?: number; nonce: number } | null>(null);
   const [insertion, setInsertion] = useState<{ text: string; nonce: number } | null>(null);
   const [saving, setSaving] = useState(false);
+  // canvas templates can be edited visually; once opened the visual view stays mounted, so its undo history survives a look at the code
+  const [sourceView, setSourceView] = useState<'visual' | 'code'>('code');
+  const [visualOpened, setVisualOpened] = useState(false);
   // the editor opens anew on the version it saved (its key is the version): the notice stays
   const [saved, setSaved] = useState<{ ok: true; version: number } | { ok: false; message: string; code: string; details: FieldDetail[] } | null>(
     justSaved ? { ok: true, version: version.version } : null,
@@ -169,10 +176,26 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
 
       <div className="grid gap-4 xl:grid-cols-2">
         <section aria-labelledby="source-title" className="flex min-h-[32rem] flex-col rounded-lg border border-slate-200 bg-white">
-          <h2 id="source-title" className="border-b border-slate-200 px-3 py-2 text-sm font-semibold">
-            Source <span className="font-normal text-slate-500">(HTML with nunjucks)</span>
-          </h2>
-          <div className="min-h-0 flex-1 overflow-hidden" data-testid="source-editor">
+          <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-2">
+            <h2 id="source-title" className="text-sm font-semibold">
+              Source <span className="font-normal text-slate-500">(HTML with nunjucks)</span>
+            </h2>
+            {canvas ? (
+              <SourceViewSwitch
+                view={sourceView}
+                onChange={(view) => {
+                  setSourceView(view);
+                  if (view === 'visual') setVisualOpened(true);
+                }}
+              />
+            ) : null}
+          </div>
+          {canvas && visualOpened ? (
+            <div className="min-h-0 flex-1" hidden={sourceView !== 'visual'} role="region" aria-label="Visual editor">
+              <LazyVisualEditor csrfToken={csrfToken} source={source} onSourceChange={setSource} sizes={sizes} onSizesChange={setSizes} data={data} brandKit={brandKit} />
+            </div>
+          ) : null}
+          <div className="min-h-0 flex-1 overflow-hidden" data-testid="source-editor" hidden={Boolean(canvas) && sourceView === 'visual'}>
             <LazyCodeEditor value={source} onChange={setSource} marks={marks} label="Template source" focusLine={focusLine} insertion={insertion} height="32rem" />
           </div>
         </section>

@@ -1,4 +1,4 @@
-import { DomainError, findStarter, getTemplate, getTemplateVersion, listTemplateVersions, starterSampleData } from '@svc/core';
+import { DomainError, defaultBrandKitId, findStarter, getBrandKit, getTemplate, getTemplateVersion, listTemplateVersions, starterSampleData } from '@svc/core';
 import type { SizeVariant } from '@svc/contracts';
 import { notFound } from 'next/navigation';
 import { requireSession } from '../../../../src/dashboard/session.ts';
@@ -49,6 +49,18 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
         ? { type: 'image', format: 'png', width: canvas.width, height: canvas.height }
         : { type: 'pdf' };
 
+  // the visual editor offers the colours and fonts of the kit the source names (an archived or unknown kit offers none)
+  const kitId = defaultBrandKitId(version.source);
+  const brandKit = kitId
+    ? await getBrandKit(session.ctx, { accountId: session.accountId, brandKitId: kitId }).then(
+        ({ kit, assets }) =>
+          kit.archivedAt === null
+            ? { id: kit.id, name: kit.name, colours: kit.colours, fonts: assets.flatMap((asset) => (asset.kind === 'font' && asset.fontFamily ? [asset.fontFamily] : [])) }
+            : null,
+        () => null,
+      )
+    : null;
+
   return (
     <div className="space-y-4">
       <PageHeader
@@ -81,6 +93,7 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
         initialData={sample}
         output={output}
         justSaved={one(search.saved) === String(version.version)}
+        brandKit={brandKit}
       />
     </div>
   );
