@@ -92,8 +92,9 @@ describe('dashboard visual editor', () => {
     expect(moved).toContain(`style="position: absolute; left: ${left}; top: ${top}; width: 200px; height: 80px; background-color: #1d4ed8"`);
     expect(await inlineStyle(visualCanvas(page), '.badge', 'left')).toBe(left);
 
-    // resize it from its bottom-right handle: width and height change, its place stays
-    await badge.click();
+    // resize it from its bottom-right handle: width and height change, its place stays (it now
+    // lies partly under the heading: picked by its uncovered top)
+    await badge.click({ position: { x: 8, y: 4 } });
     const handle = page.locator('.moveable-control.moveable-se');
     await handle.waitFor(wait);
     const corner = (await handle.boundingBox())!;

@@ -70,7 +70,9 @@ export default function CanvasStage({ html, canvas, pageId, layers, onLayers, se
     if (!root) return;
     const boxes = [...root.querySelectorAll<HTMLElement>('[data-layer]')];
     const chosen = new Set(selected);
-    setTargets(boxes.filter((element) => chosen.has(Number(element.dataset.layer))));
+    const next = boxes.filter((element) => chosen.has(Number(element.dataset.layer)));
+    // the same boxes keep the same array: a new one would restart a gesture under way
+    setTargets((current) => (current.length === next.length && next.every((element) => current.includes(element)) ? current : next));
     setGuides(boxes.filter((element) => !chosen.has(Number(element.dataset.layer))));
   }, [selected, generation, layers]);
 
@@ -127,7 +129,6 @@ export default function CanvasStage({ html, canvas, pageId, layers, onLayers, se
             elementGuidelines={guides}
             verticalGuidelines={[0, width / 2, width]}
             horizontalGuidelines={[0, height / 2, height]}
-            bounds={{ left: -width, top: -height, right: 2 * width, bottom: 2 * height, position: 'css' }}
             onDrag={(event) => {
               event.target.style.left = `${event.left}px`;
               event.target.style.top = `${event.top}px`;
@@ -175,6 +176,8 @@ export default function CanvasStage({ html, canvas, pageId, layers, onLayers, se
             }}
             onSelectEnd={(event) => {
               const indexes = event.selected.map((element) => Number((element as HTMLElement).dataset.layer));
+              // the targets change in this render, so the drag below starts on the new selection
+              setTargets(event.selected as HTMLElement[]);
               onSelect(indexes);
               if (event.isDragStart && interactive) {
                 event.inputEvent.preventDefault();

@@ -248,7 +248,7 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
                   onClick={(event) => setSelected(event.shiftKey ? toggle(selected, layer.index) : [layer.index])}
                   className="w-full truncate rounded px-2 py-0.5 text-left hover:bg-slate-100 aria-pressed:bg-indigo-50 aria-pressed:text-indigo-900"
                 >
-                  <span className="text-slate-500">{layer.kind === 'text' ? 'Text' : layer.kind === 'image' ? 'Image' : 'Shape'}</span> {layer.label}
+                  <span className="text-slate-600">{layer.kind === 'text' ? 'Text' : layer.kind === 'image' ? 'Image' : 'Shape'}</span> {layer.label}
                 </button>
               </li>
             ))}
