@@ -1,7 +1,7 @@
 // The report cell: what looking at each page for the render report costs. Two renderers in
 // this process, one inspecting pages (the service's default) and one not, render the same
 // fixtures one after the other in turn (so a busy moment of the machine falls on both), with
-// a warm sandbox of one account, as the service renders an account's jobs.
+// a warm sandbox of one account and the provenance stamp, as the service renders an account's jobs.
 import type { RenderPdfInput } from '@svc/contracts';
 import { Renderer } from '@svc/renderer';
 import { viewportDefaults } from '@svc/rules';
@@ -12,7 +12,9 @@ const runs = Number(process.env.BENCH_REPORT_RUNS ?? 30);
 const warmup = 5;
 
 function render(renderer: Renderer, fixture: Fixture) {
-  const common = { account: 'bench', html: fixture.html, javascript: 'disabled' as const };
+  // every job of the service records where its file came from
+  const provenance = { job_id: 'job_0123456789abcdef0123456789abcdef' };
+  const common = { account: 'bench', html: fixture.html, javascript: 'disabled' as const, provenance };
   if (fixture.kind === 'image') return renderer.renderImage({ ...common, image: { format: 'png', width: 1280, height: 720 } });
   const input: RenderPdfInput = { ...common, pdf: { format: 'A4', print_background: true }, viewport: { ...viewportDefaults } };
   return renderer.renderPdf(input);

@@ -16,6 +16,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
 import { batchCell } from './groups.ts';
 import { reportCell } from './report.ts';
+import { printRouteJavascript } from './route-javascript.ts';
 import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, processTree, rssMib, treeRss } from './processes.ts';
 import { freePort, type Service, startService } from './service.ts';
 import { type Measurement, measure } from './stats.ts';
@@ -161,6 +162,7 @@ const format = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
 
 async function main() {
   if (reportOnly) return reportCell(tableFixtures);
+  printRouteJavascript(join(root, 'apps', 'web', '.next'));
   const database = await resolveDatabase({ url: process.env.DATABASE_URL, dataDir: join(root, '.data', 'bench'), port: 54349 });
   const benchUrl = withDatabase(database.url, 'svc_bench');
   await ensureDatabase(withDatabase(database.url, 'postgres'), 'svc_bench');

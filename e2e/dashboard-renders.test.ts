@@ -1,5 +1,6 @@
 // The dashboard's Renders pages in a real browser: the history of renders made with the API
-// (thumbnails, search, status filter, download, delete) and a batch followed to its end, with
+// (thumbnails, a PDF's first page among them, search, status filter, the template version, view,
+// download, delete from the row menu) and a batch followed to its end, with
 // its archive downloaded.
 import { readFile } from 'node:fs/promises';
 import { newId } from '../packages/core/src/shared/ids.ts';
@@ -49,10 +50,20 @@ async function holdBatch(apiKey: string, body: Record<string, unknown>): Promise
 describe('render history', () => {
   const browser = useBrowser();
 
-  it('lists renders made with the API with thumbnails, finds them by id, name and status, downloads and deletes them', async () => {
+  it('lists renders made with the API with thumbnails, finds them by id, name and status, views, downloads and deletes them', async () => {
     const page = browser.page();
     const account = await signIn(page);
-    const pdf = await renderOk('pdf', account.apiKey, { html: '<h1>Quarterly report</h1><p style="break-before: page">Appendix</p>', filename: 'quarterly-report' });
+    // version 1 draws a dark band across the top of its first page; version 2 is the latest
+    const template = await newTemplate(account.apiKey, {
+      name: 'Quarterly',
+      source: '<div style="height:320px;background:#111"></div><h1>Quarterly report for {{ name }}</h1><p style="break-before: page">Appendix</p>',
+      schema: { type: 'object', properties: { name: { type: 'string' } } },
+    });
+    const second = await api(`/v1/templates/${template.id}/versions`, { method: 'POST', key: account.apiKey, body: { source: '<h1>Quarterly, version two, for {{ name }}</h1>' } });
+    expect(second.status).toBe(201);
+    const pdf = await renderOk('pdf', account.apiKey, { template_id: template.id, version: 1, data: { name: 'Acme' }, filename: 'quarterly-report', pdf: { print_background: true } });
+    // an open password: poppler cannot draw it, so the row keeps the PDF mark
+    const locked = await renderOk('pdf', account.apiKey, { html: '<h1>Locked</h1><p style="break-before: page">Second</p>', filename: 'locked-report', pdf: { password: 'secret' } });
     const image = await renderOk('image', account.apiKey, {
       html: '<body style="margin:0;background:#c81e1e"><h1 style="color:white">Social card</h1></body>',
       filename: 'social-card',
@@ -62,11 +73,13 @@ describe('render history', () => {
     await serviceDb().renderJob.create({
       data: { id: failedId, accountId: account.accountId, kind: 'pdf', status: 'failed', credit: 'released', filename: 'broken', options: {}, errorCode: 'render_timeout', errorCategory: 'timeout', finishedAt: new Date() },
     });
+    // the worker draws the PDF's first page after the render ends
+    await expect.poll(async () => (await serviceDb().renderJob.findUniqueOrThrow({ where: { id: pdf.job.id } })).thumbnailKey, { timeout: 60_000 }).not.toBeNull();
 
     await page.goto('/dashboard/renders');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Renders');
     // newest first
-    expect(await shownIds(page)).toEqual([failedId, image.job.id, pdf.job.id]);
+    expect(await shownIds(page)).toEqual([failedId, image.job.id, locked.job.id, pdf.job.id]);
 
     // the image's own pixels, scaled down on the server: a small WebP, red like the render
     const thumbnail = rowOf(page, image.job.id).getByTestId('render-thumbnail');
@@ -77,8 +90,33 @@ describe('render history', () => {
     const { dominant } = await sharp(await served.body()).stats();
     expect(dominant.r).toBeGreaterThan(150);
     expect(dominant.g).toBeLessThan(80);
-    // a PDF shows its mark with the page count the renderer recorded
-    expect(await rowOf(page, pdf.job.id).getByTestId('pdf-mark').textContent()).toBe('PDF2 pages');
+
+    // the PDF's first page as the worker drew it: an A4 page 160 px high, the dark band on top
+    const firstPage = rowOf(page, pdf.job.id).getByTestId('render-thumbnail');
+    expect(await firstPage.getAttribute('alt')).toBe('First page of quarterly-report.pdf');
+    await expect.poll(() => firstPage.evaluate((img: HTMLImageElement) => img.complete && img.naturalHeight)).toBe(160);
+    const drawn = await firstPage.evaluate((img: HTMLImageElement) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(img, 0, 0);
+      const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      const darkIn = (fromRow: number, toRow: number) => {
+        let dark = 0;
+        for (let y = fromRow; y < toRow; y++) for (let x = 0; x < canvas.width; x++) if (pixels[(y * canvas.width + x) * 4]! < 80) dark++;
+        return dark / ((toRow - fromRow) * canvas.width);
+      };
+      return { width: img.naturalWidth, top: darkIn(15, 45), bottom: darkIn(110, 160) };
+    });
+    expect(drawn.width).toBeGreaterThan(100);
+    expect(drawn.top).toBeGreaterThan(0.5);
+    expect(drawn.bottom).toBeLessThan(0.05);
+    const pdfThumbnail = await page.request.get(`/dashboard/renders/${pdf.job.id}/thumbnail`);
+    expect(pdfThumbnail.headers()).toMatchObject({ 'content-type': 'image/webp', 'cache-control': 'private, max-age=300' });
+    // a PDF without a drawn page shows its mark with the page count the renderer recorded, never a broken image
+    expect(await rowOf(page, locked.job.id).getByTestId('pdf-mark').textContent()).toBe('PDF2 pages');
+    expect(await rowOf(page, locked.job.id).getByRole('img').count()).toBe(0);
     expect(await rowOf(page, failedId).textContent()).toContain('render_timeout');
     await expectAccessible(page);
     await screenshot(page, 'renders');
@@ -94,7 +132,7 @@ describe('render history', () => {
     await expect.poll(() => shownIds(page)).toEqual([failedId]);
     expect(new URL(page.url()).searchParams.get('status')).toBe('failed');
     await page.getByLabel('Status').selectOption('');
-    await page.getByLabel('Search').fill('quarterly');
+    await page.getByLabel('Search').fill('quarterly-report');
     await page.getByLabel('Search').press('Enter');
     await expect.poll(() => shownIds(page)).toEqual([pdf.job.id]);
     await page.getByLabel('Search').fill(image.job.id);
@@ -104,7 +142,16 @@ describe('render history', () => {
     await page.getByLabel('Search').press('Enter');
     await expect.poll(() => page.getByText('No render matches').count()).toBe(1);
     await page.getByRole('link', { name: 'Clear' }).click();
-    await expect.poll(() => shownIds(page)).toHaveLength(3);
+    await expect.poll(() => shownIds(page)).toHaveLength(4);
+
+    // View opens the file in the browser's own viewer, in a new tab, under the session
+    const view = rowOf(page, pdf.job.id).getByRole('link', { name: 'View quarterly-report.pdf in a new tab' });
+    expect(await view.getAttribute('target')).toBe('_blank');
+    const viewed = await page.request.get((await view.getAttribute('href'))!);
+    expect(viewed.status()).toBe(200);
+    expect(viewed.headers()['content-type']).toBe('application/pdf');
+    expect(viewed.headers()['content-disposition']).toBe('inline; filename="quarterly-report.pdf"');
+    expect(pdfText(await viewed.body())).toContain('Quarterly report for Acme');
 
     // download gives the file itself
     const [download] = await Promise.all([page.waitForEvent('download'), rowOf(page, pdf.job.id).getByRole('link', { name: 'Download quarterly-report.pdf' }).click()]);
@@ -112,23 +159,53 @@ describe('render history', () => {
     const bytes = await readFile((await download.path())!);
     expect(pdfText(bytes)).toContain('Quarterly report');
 
-    // delete asks first; Cancel keeps the file
-    await rowOf(page, image.job.id).getByRole('button', { name: 'Delete' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Delete social-card.png?' });
+    // the template link opens the template at the version that made the render
+    await rowOf(page, pdf.job.id).getByRole('link', { name: 'Quarterly v1' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Quarterly');
+    expect(new URL(page.url()).searchParams.get('version')).toBe('1');
+    await expect.poll(() => page.getByText('Editing version 1 (latest is 2)').count()).toBe(1);
+    await page.goto('/dashboard/renders');
+
+    // Delete lives in the row's menu: the keyboard opens it on its item, Escape closes it
+    // and gives the focus back to the button
+    const menuButton = rowOf(page, pdf.job.id).getByRole('button', { name: 'Actions for quarterly-report.pdf' });
+    const menu = page.getByRole('menu', { name: 'Actions for quarterly-report.pdf' });
+    const focused = (locator: import('@playwright/test').Locator) => locator.evaluate((element) => element === document.activeElement);
+    expect(await rowOf(page, pdf.job.id).getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    await menuButton.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(menu.getByRole('menuitem', { name: 'Delete' }))).toBe(true);
+    expect(await menuButton.getAttribute('aria-expanded')).toBe('true');
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await focused(menuButton)).toBe(true);
+    expect(await menuButton.getAttribute('aria-expanded')).toBe('false');
+    // it asks first; Cancel keeps the file
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focused(menu.getByRole('menuitem', { name: 'Delete' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete quarterly-report.pdf?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await api(`/v1/image/${image.job.id}`, { key: account.apiKey })).body.artifact.removed_reason).toBeNull();
-    await rowOf(page, image.job.id).getByRole('button', { name: 'Delete' }).click();
+    expect((await api(`/v1/pdf/${pdf.job.id}`, { key: account.apiKey })).body.artifact.removed_reason).toBeNull();
+    await menuButton.click();
+    await menu.getByRole('menuitem', { name: 'Delete' }).click();
     await dialog.getByRole('button', { name: 'Delete render' }).click();
-    await expect.poll(() => rowOf(page, image.job.id).textContent()).toContain('file deleted');
-    expect(await rowOf(page, image.job.id).getByRole('link', { name: /Download/ }).count()).toBe(0);
-    const read = await api(`/v1/image/${image.job.id}`, { key: account.apiKey });
+    await expect.poll(() => rowOf(page, pdf.job.id).textContent()).toContain('file deleted');
+    // the file and its first page are gone: no links, no image, no broken one
+    expect(await rowOf(page, pdf.job.id).getByRole('link', { name: /Download|View/ }).count()).toBe(0);
+    expect(await rowOf(page, pdf.job.id).getByRole('img').count()).toBe(0);
+    expect(await rowOf(page, pdf.job.id).getByTestId('pdf-mark').count()).toBe(1);
+    const read = await api(`/v1/pdf/${pdf.job.id}`, { key: account.apiKey });
     expect(read.body.artifact.removed_reason).toBe('deleted');
-    expect((await fetch(image.job.download.url)).status).not.toBe(200);
-    expect((await page.request.get(`/dashboard/renders/${image.job.id}/thumbnail`)).status()).toBe(404);
+    expect((await fetch(pdf.job.download.url)).status).not.toBe(200);
+    expect((await page.request.get(`/dashboard/renders/${pdf.job.id}/thumbnail`)).status()).toBe(404);
+    expect((await page.request.get(`/dashboard/renders/${pdf.job.id}/view`)).status()).toBe(404);
     // a failed render leaves the history
-    await rowOf(page, failedId).getByRole('button', { name: 'Delete' }).click();
+    await rowOf(page, failedId).getByRole('button', { name: 'Actions for broken.pdf' }).click();
+    await page.getByRole('menu', { name: 'Actions for broken.pdf' }).getByRole('menuitem', { name: 'Delete' }).click();
     await page.getByRole('dialog', { name: 'Delete broken.pdf?' }).getByRole('button', { name: 'Delete render' }).click();
-    await expect.poll(() => shownIds(page)).toEqual([image.job.id, pdf.job.id]);
+    await expect.poll(() => shownIds(page)).toEqual([image.job.id, locked.job.id, pdf.job.id]);
   });
 
   it('says so when there is nothing yet, and pages through a long history', async () => {
@@ -287,6 +364,11 @@ describe('groups', () => {
     const image = await renderOk('image', other.apiKey, { html: '<h1>Theirs</h1>', image: { format: 'png', width: 640, height: 320 } });
     expect((await page.request.get(`/dashboard/renders/${image.job.id}/download`, { maxRedirects: 0 })).status()).toBe(404);
     expect((await page.request.get(`/dashboard/renders/${image.job.id}/thumbnail`)).status()).toBe(404);
+    expect((await page.request.get(`/dashboard/renders/${image.job.id}/view`)).status()).toBe(404);
+    const theirPdf = await renderOk('pdf', other.apiKey, { html: '<h1>Their PDF</h1>' });
+    await expect.poll(async () => (await serviceDb().renderJob.findUniqueOrThrow({ where: { id: theirPdf.job.id } })).thumbnailKey, { timeout: 60_000 }).not.toBeNull();
+    expect((await page.request.get(`/dashboard/renders/${theirPdf.job.id}/thumbnail`)).status()).toBe(404);
+    expect((await page.request.get(`/dashboard/renders/${theirPdf.job.id}/view`)).status()).toBe(404);
     const template = await newTemplate(other.apiKey, { name: 'Theirs', source: '<p>{{ n }}</p>', schema: { type: 'object', properties: { n: { type: 'string' } } } });
     const theirs = await createGroup('batches', other.apiKey, { template_id: template.id, format: 'png', rows: [{ n: 'a' }] });
     await page.goto(`/dashboard/renders/groups/${theirs.body.id}`);

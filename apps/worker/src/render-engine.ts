@@ -1,6 +1,6 @@
 import type { Logger, RenderEngine, ServiceConfig } from '@svc/core';
 import type { BrowserPoolStatus } from '@svc/core/operations';
-import { Renderer } from '@svc/renderer';
+import { pdfFirstPageThumbnail, Renderer } from '@svc/renderer';
 
 export interface WorkerRenderEngine extends RenderEngine {
   /** Starts the browser now, so the first render finds it warm. */
@@ -39,6 +39,8 @@ export function chromiumEngine(options: { config: ServiceConfig; logger: Logger 
     renderImage: async (input) => (await started()).renderImage(input),
     adaptCanvas: async (input) => (await started()).adaptCanvas(input),
     measureLayout: async (input) => (await started()).measureLayout(input),
+    // poppler, not the browser: a thumbnail never starts the pool
+    pdfThumbnail: pdfFirstPageThumbnail,
     start: async () => {
       await started();
     },

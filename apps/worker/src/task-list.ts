@@ -4,7 +4,7 @@ import { pruneAuthRecordsTask } from './tasks/auth-tasks.ts';
 import { drainRenderGroupsTask } from './tasks/group-tasks.ts';
 import { adaptLayoutTask } from './tasks/adapt-tasks.ts';
 import { monthlyCreditReset } from './tasks/monthly-credit-reset.ts';
-import { expireRenderFilesTask, recoverStaleRendersTask } from './tasks/render-tasks.ts';
+import { expireRenderFilesTask, recoverStaleRendersTask, renderThumbnailTask } from './tasks/render-tasks.ts';
 import type { TaskHandlerContext } from './tasks/task-handler-context.ts';
 import { recoverTemplateMessagesTask, templateMessageTask } from './tasks/template-message-tasks.ts';
 import { pruneWebhookLogTask, recoverWebhookDeliveriesTask, webhookAttemptTask, webhookFanOutTask } from './tasks/webhook-tasks.ts';
@@ -22,6 +22,7 @@ function handlers(): Handlers {
     prune_webhook_log: pruneWebhookLogTask,
     prune_auth_records: pruneAuthRecordsTask,
     drain_render_groups: drainRenderGroupsTask,
+    render_thumbnail: renderThumbnailTask,
     adapt_layout: adaptLayoutTask,
     template_message: templateMessageTask,
     recover_template_messages: recoverTemplateMessagesTask,

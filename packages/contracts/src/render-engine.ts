@@ -153,6 +153,8 @@ export interface RenderEngine {
   adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]>;
   /** Lays a document out at an output size and measures it; absent where no browser runs. */
   measureLayout?(input: MeasureLayoutInput): Promise<LayoutFacts>;
+  /** A PDF's first page as a small WebP (the dashboard's history); absent where no rasteriser runs. */
+  pdfThumbnail?(pdf: Uint8Array): Promise<Uint8Array>;
   /** True only for an engine of a process that never renders: browser work goes to a worker. */
   readonly absent?: boolean;
 }

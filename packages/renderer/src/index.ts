@@ -4,3 +4,4 @@
 export { Renderer } from './renderer.ts';
 export { DEFAULT_CHROMIUM_PATH, headlessMode } from './browser/launch-flags.ts';
 export type { RendererLogger, RendererOptions, RendererStatus } from './types.ts';
+export { pdfFirstPageThumbnail, pdfThumbnailEdge } from './pdf/first-page-thumbnail.ts';

@@ -90,11 +90,12 @@ export class Renderer implements RenderEngine {
     try {
       const printed = await inSandbox(
         this.#pool,
-        this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, fonts: 'printed' }),
+        this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, scale: input.pdf.scale ?? 1, fonts: 'printed' }),
         (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
       );
-      // outside the pool slot: post-processing needs no browser
+      // outside the pool slot: post-processing needs no browser (the report's look at the page goes on meanwhile)
       const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));
+      await found.complete();
       return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };
     } catch (error) {
       throw found.attachTo(error);
@@ -107,10 +108,11 @@ export class Renderer implements RenderEngine {
     try {
       const captured = await inSandbox(
         this.#pool,
-        this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, fonts: 'page' }),
+        this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, scale: 1, fonts: 'page' }),
         (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
       );
       const bytes = input.provenance ? stampImage(captured, input.image.format, input.image, input.provenance) : captured;
+      await found.complete();
       return { bytes, mediaType: `image/${input.image.format}`, findings: found.findings };
     } catch (error) {
       throw found.attachTo(error);

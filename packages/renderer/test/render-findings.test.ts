@@ -94,6 +94,32 @@ test('text cut off by its box is clipped content', async () => {
   expect(problem.type === 'clipped_content' && problem.content.width).toBeGreaterThan(100);
 });
 
+test('a box clips whether its overflow comes from a rule, a rule in a media or layer block, its style attribute or a nested rule', async () => {
+  const cut = (id: string, extra = '') => `<div id="${id}" class="${id}" ${extra}>A label much longer than its box</div>`;
+  const box = 'width:100px;height:20px;white-space:nowrap';
+  const sheets =
+    `<style>div { ${box} } .ruled { overflow: hidden } @media print, screen { @layer boxes { .layered { overflow-x: clip } } }</style>` +
+    cut('ruled') + cut('layered') + cut('inline', 'style="overflow:hidden"') + '<p>Other text that fits</p>';
+  const nested = `<style>div { ${box} } section { & .nested { overflow: hidden } }</style><section>${cut('nested')}</section>`;
+  for (const [html, ids] of [[sheets, ['#ruled', '#layered', '#inline']], [nested, ['#nested']]] as const) {
+    const [printed, captured] = await Promise.all([pdf(html), image(html)]);
+    for (const output of [printed, captured]) {
+      expect(output.findings.problems.map((problem) => problem.type === 'clipped_content' && problem.selector)).toEqual(ids);
+    }
+  }
+});
+
+test('the boxes of a PDF are measured at its printable width: a box as wide as the page that clips only there', async () => {
+  // at the viewport's width (1280) the label fits its box; at the printable width it does not
+  const output = await pdf('<div id="label" style="width:100%;height:20px;overflow:hidden"><span style="display:inline-block;width:1000px">Label</span></div>');
+  expect(output.findings.problems).toEqual([expect.objectContaining({ type: 'clipped_content', selector: '#label' })]);
+});
+
+test('a positioned element past the right edge of a PDF page is wider than the page', async () => {
+  const output = await pdf('<p>Text</p><div id="badge" style="position:absolute;top:10px;left:700px;width:300px">Badge</div>');
+  expect(output.findings.problems).toEqual([{ type: 'wider_than_page', selector: '#badge', width: 1000, page_width: expect.any(Number) }]);
+});
+
 test('content wider than the printable width of a PDF page is reported, measured at that width rather than the viewport', async () => {
   const pageWidth = Math.round(printableWidthPx(A4, resolveGeometry(A4)));
   // the viewport (1280) is wider than the table: only the page is not
@@ -139,6 +165,17 @@ test('a PDF with installed fonts only lists its faces from the printed file: fam
     ]),
   );
   expect(printed.findings.fonts.map((font) => font.face).sort()).toEqual(captured.findings.fonts.map((font) => font.face).sort());
+});
+
+test('text in other scripts under one style lists each fallback face that drew it, for an image as for a PDF', async () => {
+  const lines = ['Latin words', 'كلمات عربية', 'हिन्दी शब्द', 'คำภาษาไทย', '中文字符', '\u{1F600}\u{1F680}'];
+  const html = `<style>p { font-family: sans-serif }</style>${lines.map((line) => `<p>${line}</p>`).join('')}`;
+  const [printed, captured] = await Promise.all([pdf(html), image(html, 640, 480)]);
+  const faces = (output: RenderOutput) => output.findings.fonts.map((font) => font.face);
+  for (const face of [/^NotoSansArabic/, /^NotoSansDevanagari/, /^NotoSansThai/, /^NotoSansCJK/, /^NotoColorEmoji/]) {
+    expect(faces(captured), String(face)).toContainEqual(expect.stringMatching(face));
+  }
+  for (const face of faces(printed)) expect(faces(captured)).toContain(face);
 });
 
 test('a font served from a brand kit asset is a brand_kit face', async () => {

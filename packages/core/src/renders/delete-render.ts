@@ -2,9 +2,10 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
 import { findOwnedRender, type GetRenderOptions } from './get-render.ts';
+import { removeRenderFiles } from './render-files.ts';
 
 /**
- * DELETE in the contract's render job lifecycle: a succeeded job loses its file (removed before the database marker,
+ * DELETE in the contract's render job lifecycle: a succeeded job loses its file and a PDF's thumbnail (removed before the database marker,
  * so a removal failure answers 500 and leaves the record live for a retry) and reads
  * removed_reason deleted; a failed or cancelled job leaves history; queued or running
  * jobs answer 409. Repeating is safe, and an expired file stays expired. Billing, rate
@@ -15,7 +16,7 @@ export async function deleteRender(ctx: ServiceContext, options: GetRenderOption
   if (job.status === 'queued' || job.status === 'running') throw new DomainError('job_not_finished');
   if (job.status === 'succeeded') {
     if (job.removedReason === null) {
-      if (job.storageKey) await ctx.storage.remove(job.storageKey);
+      await removeRenderFiles(ctx, job);
       await ctx.db.renderJob.updateMany({ where: { id: job.id, removedReason: null }, data: { removedReason: 'deleted' } });
     }
   } else if (job.hiddenAt === null) {

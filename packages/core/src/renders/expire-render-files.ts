@@ -1,7 +1,8 @@
 import type { ServiceContext } from '../shared/context.ts';
+import { removeRenderFiles } from './render-files.ts';
 
 /**
- * Retention: removes files past their expiry, then marks them expired (the file goes
+ * Retention: removes files past their expiry (a PDF's thumbnail with its file), then marks them expired (the file goes
  * before the marker, so a crash in between only repeats the removal). The inputs failed jobs
  * keep for a retry go once the same retention has passed since they failed.
  */
@@ -14,12 +15,12 @@ export async function expireRenderFiles(ctx: ServiceContext): Promise<number> {
   for (;;) {
     const due = await ctx.db.renderJob.findMany({
       where: { status: 'succeeded', removedReason: null, expiresAt: { lte: ctx.clock() } },
-      select: { id: true, storageKey: true },
+      select: { id: true, kind: true, storageKey: true },
       take: 200,
     });
     if (due.length === 0) return expired;
     for (const job of due) {
-      if (job.storageKey) await ctx.storage.remove(job.storageKey);
+      await removeRenderFiles(ctx, job);
       const marked = await ctx.db.renderJob.updateMany({ where: { id: job.id, removedReason: null }, data: { removedReason: 'expired' } });
       expired += marked.count;
     }

@@ -1,7 +1,13 @@
+import { renderIdPrefixes } from '@svc/contracts';
 import sharp from 'sharp';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
-import { findOwnedRender, type GetRenderOptions } from './get-render.ts';
+import { findOwnedRender } from './get-render.ts';
+
+export interface GetRenderThumbnailOptions {
+  accountId: string;
+  jobId: string;
+}
 
 export interface RenderThumbnail {
   bytes: Buffer;
@@ -14,21 +20,30 @@ export const thumbnailEdge = 160;
 const maxInputPixels = 7680 * 7680;
 
 /**
- * A small WebP of an image render whose file is still kept, for the dashboard's history.
- * PDFs have none: the dashboard shows a PDF mark with the page count instead, since the web
- * machine has no rasteriser for PDF pages (docs/dashboard.md, Render thumbnails). Missing, foreign, unfinished,
- * removed or expired: 404.
+ * A small WebP of a render whose file is still kept, for the dashboard's history. An image's is
+ * its own file scaled down here; a PDF's is the first page the worker drew and stored beside
+ * the file (make-render-thumbnail.ts), since the web process runs no PDF rasteriser. Missing,
+ * foreign, unfinished, removed or expired, or a PDF without one yet: 404.
  */
-export async function getRenderThumbnail(ctx: ServiceContext, options: Omit<GetRenderOptions, 'kind'>): Promise<RenderThumbnail> {
-  const job = await findOwnedRender(ctx, { ...options, kind: 'image' });
-  const available = job.status === 'succeeded' && job.removedReason === null && job.storageKey && job.expiresAt && job.expiresAt > ctx.clock();
-  if (!available || !job.storageKey) throw notFound();
-  const stored = await ctx.storage.open(job.storageKey);
+export async function getRenderThumbnail(ctx: ServiceContext, { accountId, jobId }: GetRenderThumbnailOptions): Promise<RenderThumbnail> {
+  const kind = jobId.startsWith(renderIdPrefixes.pdf) ? 'pdf' : 'image';
+  const job = await findOwnedRender(ctx, { accountId, jobId, kind });
+  const available = job.status === 'succeeded' && job.removedReason === null && job.expiresAt && job.expiresAt > ctx.clock();
+  const key = kind === 'pdf' ? job.thumbnailKey : job.storageKey;
+  if (!available || !key) throw notFound();
+  const stored = await ctx.storage.open(key);
   if (!stored) throw notFound();
+  if (kind === 'pdf') return { bytes: await readAll(stored.stream), mediaType: 'image/webp' };
   const resize = sharp({ limitInputPixels: maxInputPixels })
     .resize({ width: thumbnailEdge, height: thumbnailEdge, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 70 });
   stored.stream.on('error', (error) => resize.destroy(error));
   stored.stream.pipe(resize);
   return { bytes: await resize.toBuffer(), mediaType: 'image/webp' };
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
 }

@@ -2,6 +2,7 @@ import { DomainError, notFound } from '../shared/errors.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
 import { admitRenderJob, lockAccountAdmissions, refuseWhenOverloaded } from './admit-render-job.ts';
+import { passwordErased } from './finish-render.ts';
 
 export interface RetryRenderJobOptions {
   jobId: string;
@@ -60,8 +61,4 @@ export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRender
     });
   });
   return ctx.db.renderJob.findUniqueOrThrow({ where: { id: retryId } });
-}
-
-function passwordErased(options: unknown): boolean {
-  return typeof options === 'object' && options !== null && (options as { pdf_password_erased?: unknown }).pdf_password_erased === true;
 }

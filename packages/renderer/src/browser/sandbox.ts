@@ -79,10 +79,18 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
   }
 }
 
-/** Loads the HTML in a fresh sandboxed page and runs `capture` on it (and the sandbox's own DevTools session) once it is ready. */
+/**
+ * Loads the HTML in a fresh sandboxed page and runs `capture` on it (and the sandbox's own
+ * DevTools session) once it is ready. With a report's look (`found` and `inspect`), the capture
+ * is answered as soon as it is made and the look at the page follows in the sandbox meanwhile,
+ * so the caller's post-processing and the look overlap: `found.complete()` tells when it ended.
+ */
 export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, capture: (page: Page, session: CDPSession) => Promise<T>): Promise<T> {
   const tenant = options.account ?? `unshared:${(unsharedJobs += 1)}`;
-  return pool.run({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk }, async (prepared) => {
+  const look = options.found && options.inspect ? { found: options.found, inspection: options.inspect } : undefined;
+  let handOff: ((captured: T) => void) | undefined;
+  const handedOff = new Promise<T>((resolve) => (handOff = resolve));
+  const run = pool.run({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk }, async (prepared) => {
     const parts = prepared.extra as SandboxParts;
     const { page, session, violations, assets } = parts;
     violations.renew();
@@ -104,10 +112,16 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
       const captured = await capture(page, session);
       // after the capture: what the look changes (a PDF's root laid out at the printable width)
       // then costs no layout the capture would have to undo, and the reset discards the document
-      if (options.found && options.inspect) await inspectPage(session, options.found, options.inspect, captured);
+      if (look) {
+        handOff!(captured);
+        await inspectPage(session, look.found, look.inspection, captured);
+      }
       return captured;
     }).finally(unsetFindings);
   });
+  if (!look) return run;
+  look.found.addingFrom(run);
+  return Promise.race([handedOff, run]);
 }
 
 /** What a reset reads back: a blank page, one history entry, no name. */

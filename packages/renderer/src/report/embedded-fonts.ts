@@ -13,7 +13,8 @@ const TYPE3_FONT = /\/Subtype\s*\/Type3\b/;
 /** Embedded subsets are named with a six-letter tag: ABCDEF+Face. */
 const SUBSET_TAG = /^[A-Z]{6}\+/;
 
-function latin1(pdf: Uint8Array): string {
+/** A PDF's bytes as a string of the same length, for scans by pattern. */
+export function latin1(pdf: Uint8Array): string {
   return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString('latin1');
 }
 
@@ -28,14 +29,18 @@ export function embeddedFaceNames(pdf: Uint8Array | string): Set<string> {
   return names;
 }
 
+/** Whether the printed file holds faces it does not name (Type 3 fonts): then the page is asked. */
+export function hasUnnamedFaces(text: string): boolean {
+  return TYPE3_FONT.test(text);
+}
+
 /**
- * Sets the findings' fonts from the printed file (the page still loaded, for a file with unnamed
- * faces). Every face the printer drew is in the file, by name or as Type 3 glyph procedures.
+ * Sets the findings' fonts from the printed file (`text`, see latin1; the page still loaded, for
+ * a file with unnamed faces). Every face the printer drew is in the file, by name or as Type 3 glyph procedures.
  */
-export async function reportPrintedFaces(found: FindingsCollector, printed: Uint8Array, webFonts: boolean, askPage: () => Promise<ReportFont[]>): Promise<void> {
-  const text = latin1(printed);
+export async function reportPrintedFaces(found: FindingsCollector, text: string, webFonts: boolean, askPage: () => Promise<ReportFont[]>): Promise<void> {
   const named = embeddedFaceNames(text);
-  const unnamed = TYPE3_FONT.test(text);
+  const unnamed = hasUnnamedFaces(text);
   if (webFonts || unnamed) {
     const fonts = await askPage().catch(() => []);
     for (const font of fonts) font.embedded = unnamed || named.has(font.face);

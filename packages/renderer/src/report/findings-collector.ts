@@ -18,6 +18,8 @@ export class FindingsCollector {
   /** Family names of the brand kit fonts the page loaded (their files' own names). */
   readonly brandFamilies = new Set<string>();
   #pendingWait: PendingWait | undefined;
+  /** Work still adding findings after the capture was handed back (the report's look at the page). */
+  #adding: Promise<void> = Promise.resolve();
 
   /** Adds a problem once (the same problem at the same place counts once); past the cap only counts it. */
   problem(problem: ReportProblem): void {
@@ -34,6 +36,21 @@ export class FindingsCollector {
 
   fonts(fonts: readonly ReportFont[]): void {
     this.findings.fonts = fonts.slice(0, maxReportEntries);
+  }
+
+  /**
+   * Findings still to come from `work`, which runs on while the caller goes on with the capture
+   * (post-processing it). A failure of `work` fails the render at `complete()`.
+   */
+  addingFrom(work: Promise<unknown>): void {
+    const adding = work.then(() => undefined);
+    adding.catch(() => undefined);
+    this.#adding = adding;
+  }
+
+  /** Resolves once every finding is in; rejects as the work that was adding them did. */
+  complete(): Promise<void> {
+    return this.#adding;
   }
 
   /** Runs one stage of the render and records how long it took, even when it throws. */

@@ -1,13 +1,14 @@
-// The report's look at the loaded page, before capture: script it holds, layout problems,
+// The report's look at the loaded page, after the capture: script it holds, layout problems,
 // characters no font draws, resources that did not arrive whole, and the fonts it uses. One
 // evaluation does most of it; the rest runs only when there is something to look at.
 import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
 import { callIsolated } from '../browser/isolated-world.ts';
-import { reportPrintedFaces } from './embedded-fonts.ts';
+import { hasUnnamedFaces, latin1, reportPrintedFaces } from './embedded-fonts.ts';
 import type { FindingsCollector } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';
 import { INSPECT_PAGE, LOCATE_MISSING_GLYPHS } from './page-scripts.ts';
+import { printedFit } from './printed-scale.ts';
 import { type CodePointRanges, systemGlyphCoverage } from './system-glyphs.ts';
 
 export interface PageInspection {
@@ -19,6 +20,8 @@ export interface PageInspection {
    * printable width, not at the width of its viewport.
    */
   fitRoot: boolean;
+  /** pdf.scale of a PDF (1 for an image): the printed file's content scale is read against it */
+  scale: number;
   /**
    * Where the fonts list comes from: the page (DevTools' platform fonts of sampled elements) or
    * the printed file, which names each face it embeds (see embedded-fonts.ts). A PDF takes the
@@ -38,15 +41,13 @@ interface FontSamples {
 
 /** Bounds of the work, whatever the document's length. */
 const limits = {
-  /** elements looked at for event handler attributes (a cheap look) */
-  maxHandlerElements: 20_000,
   /** elements looked at for clipping and width */
   maxElements: 5_000,
   /** a PDF's root is laid out at the printable width (a relayout) only up to this many elements */
   maxFitElements: 5_000,
   /** entries of each kind of problem */
   maxEntries: 20,
-  /** characters of text read for glyphs */
+  /** characters of text read for glyphs (and looked through for their first place) */
   maxTextChars: 2_000_000,
   /** text nodes whose style is read for the fonts list */
   maxStyledNodes: 500,
@@ -55,6 +56,9 @@ const limits = {
   /** characters no system font covers that are looked up in the page */
   maxCandidates: 200,
 };
+
+/** How far below its own scale a printed file counts as shrunk (the file's numbers are rounded). */
+const FIT_TOLERANCE = 1e-4;
 
 /** A character no font has (the last private-use code point): what a font draws for a missing glyph. */
 const NO_GLYPH = '\u{10FFFD}';
@@ -88,19 +92,26 @@ interface MissingGlyph {
  */
 export async function inspectPage(session: CDPSession, found: FindingsCollector, inspection: PageInspection, captured: unknown): Promise<void> {
   try {
-    const samples = await inspect(session, found, inspection);
+    const printed = inspection.fitRoot && captured instanceof Uint8Array ? { bytes: captured, text: latin1(captured) } : null;
+    // Chromium shrinks a document wider than the page to fit: a file drawn at its own scale had
+    // nothing past the printable width, and no element's width needs measuring
+    const fit = printed ? printedFit(printed.bytes, printed.text, inspection.scale) : null;
+    const checkWidth = fit === null || fit < 1 - FIT_TOLERANCE;
+    const sampleFonts = inspection.fonts === 'page' || (printed !== null && hasUnnamedFaces(printed.text));
+    const samples = await inspect(session, found, inspection, { checkWidth, sampleFonts });
     const askPage = () => fontsInUse(session, samples, found.brandFamilies);
     if (inspection.fonts === 'page') found.fonts(await askPage());
-    else if (captured instanceof Uint8Array) await reportPrintedFaces(found, captured, samples.webFonts, askPage);
+    else if (printed) await reportPrintedFaces(found, printed.text, samples.webFonts, askPage);
   } catch {
     // nothing to add: the report keeps what was found before
   }
 }
 
 /** Adds the page's problems and script counts to the findings; answers its font samples for the fonts list. */
-async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection): Promise<FontSamples> {
+async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection, look: { checkWidth: boolean; sampleFonts: boolean }): Promise<FontSamples> {
   const options = {
     ...limits,
+    ...look,
     quoteChars: maxReportQuoteChars,
     pageWidth: inspection.pageWidth,
     fitRootTo: inspection.fitRoot ? inspection.pageWidth : null,

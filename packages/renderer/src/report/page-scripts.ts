@@ -4,7 +4,14 @@
 // canvas/select-canvas-pages.ts). Each is a function expression the caller applies to a JSON
 // argument. Every loop is bounded, so a long document costs a bounded amount.
 
-/** Shared helpers: a selector for an element and a quote of text, cut to size. */
+/** Scripts whose text a document's own face rarely draws: each has a Noto fallback of its own. */
+const SCRIPTS = [
+  'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Syriac', 'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi',
+  'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan', 'Myanmar',
+  'Georgian', 'Hangul', 'Ethiopic', 'Khmer', 'Mongolian', 'Han', 'Hiragana', 'Katakana',
+].map((name) => `['${name}', /\\p{Script=${name}}/u]`).join(', ');
+
+/** Shared helpers: a selector for an element, a quote of text cut to size, the scripts of a text. */
 const HELPERS = `
   const selectorOf = (element) => {
     const parts = [];
@@ -25,9 +32,62 @@ const HELPERS = `
     if (/[\\uD800-\\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
     return cut + '\\u2026';
   };
+  // the scripts of a text beyond Latin: text in another script is drawn by another face (a
+  // fallback the style does not name), so each gets a sample of its own for the fonts list
+  const scriptPatterns = [${SCRIPTS}];
+  const emojiPattern = /\\p{Extended_Pictographic}/u;
+  const scriptsOf = (text, element) => {
+    if (!/[^\\u0000-\\u024F\\u2000-\\u206F]/.test(text)) return '';
+    const head = text.slice(0, 2000);
+    let names = '';
+    for (const [name, pattern] of scriptPatterns) if (pattern.test(head)) names += name + ',';
+    if (emojiPattern.test(head)) names += 'emoji,';
+    // Han is drawn by the face of the text's language (Chinese, Japanese or Korean forms)
+    if (/Han|Hangul|Hiragana|Katakana/.test(names)) names += (element.closest('[lang]')?.getAttribute('lang') || '') + ',';
+    return names || 'other';
+  };
   const skipText = (node) => {
     const parent = node.parentElement;
     return !parent || parent.closest('script, style, noscript, template, head');
+  };
+`;
+
+/**
+ * The elements of the body whose overflow may not be visible, in document order: those a style
+ * rule or their own style attribute gives an overflow, and the form controls the browser's own
+ * style sheet does. Null when a style sheet cannot be read (one from
+ * another origin) or a rule's selector cannot be queried (nested rules): then every element is
+ * measured. Reading the rules costs far less than measuring each element of a long document.
+ */
+const CLIP_CANDIDATES = `
+  const clipCandidates = (body) => {
+    const overflows = ['overflow', 'overflow-x', 'overflow-y', 'overflow-inline', 'overflow-block'];
+    // replaced elements (img, svg, video ...) clip too, but their content is scaled to their box
+    const selectors = ['[style*="overflow" i]', 'textarea', 'select', 'input', 'button', 'marquee'];
+    const collect = (rules, depth) => {
+      for (const rule of rules) {
+        if (rule instanceof CSSStyleRule) {
+          // a nested rule's selector is relative to its parent's: not queried on its own
+          if (rule.cssRules.length > 0) return false;
+          if (overflows.some((name) => { const value = rule.style.getPropertyValue(name); return value !== '' && value !== 'visible'; })) selectors.push(rule.selectorText);
+        } else if (rule.cssRules) {
+          if (depth > 8 || !collect(rule.cssRules, depth + 1)) return false;
+        }
+      }
+      return true;
+    };
+    for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets]) {
+      let rules;
+      try { rules = sheet.cssRules; } catch { return null; }
+      if (!collect(rules, 0)) return null;
+    }
+    const found = new Set();
+    for (const selector of selectors) {
+      let matched;
+      try { matched = body.querySelectorAll(selector); } catch { return null; }
+      for (const element of matched) found.add(element);
+    }
+    return [...found].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
   };
 `;
 
@@ -40,21 +100,26 @@ const HELPERS = `
  */
 export const INSPECT_PAGE = `async (options) => {
   ${HELPERS}
+  ${CLIP_CANDIDATES}
   const result = { scriptElements: 0, eventHandlers: 0, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [], webFonts: 0 };
   const all = document.getElementsByTagName('*');
   const scriptType = /^(|module|(text|application)\\/(x-)?(java|ecma)script|text\\/(jscript|livescript|javascript1\\.[0-5]))$/i;
   for (const script of document.getElementsByTagName('script')) {
     if (scriptType.test((script.getAttribute('type') || '').trim())) result.scriptElements++;
   }
-  for (let index = 0; index < all.length && index < options.maxHandlerElements; index++) {
-    for (const attribute of all[index].attributes) if (attribute.name.startsWith('on')) result.eventHandlers++;
-  }
+  // counted by the document's own XPath engine: no element is wrapped for the look's world
+  result.eventHandlers = document.evaluate('count(//@*[starts-with(name(), "on")])', document, null, XPathResult.NUMBER_TYPE, null).numberValue;
 
   const root = document.documentElement;
   const body = document.body;
   let fitted = null;
-  // a relayout of a long document costs more than the rest together: past the bound its width is not checked
-  const fits = options.fitRootTo !== null && all.length <= options.maxFitElements;
+  // when nothing is wider than the page (a PDF's printed scale tells), only boxes that can clip
+  // need measuring; null: every element is
+  const clipping = body && !options.checkWidth ? clipCandidates(body) : null;
+  // A PDF is measured at its printable width: a relayout, only when there is something to
+  // measure, and up to a bound (a relayout of a long document costs more than the rest together;
+  // past the bound its width is not checked)
+  const fits = options.fitRootTo !== null && (clipping === null || clipping.length > 0) && all.length <= options.maxFitElements;
   if (fits) {
     fitted = new CSSStyleSheet();
     fitted.replaceSync('html { width: ' + options.fitRootTo + 'px !important; min-width: 0 !important; max-width: none !important; }');
@@ -67,14 +132,14 @@ export const INSPECT_PAGE = `async (options) => {
       // least the viewport's: it tells whether anything is wider than an image, but not whether
       // anything is wider than a fitted root narrower than the viewport, so then every element is measured.
       const scroller = document.scrollingElement;
-      const wide = options.fitRootTo === null ? root.scrollWidth > pageWidth + 1 : fits;
+      const wide = !options.checkWidth ? false : options.fitRootTo === null ? root.scrollWidth > pageWidth + 1 : fits;
       const reported = new Set();
       const insideReported = (element) => {
         for (let node = element.parentElement; node; node = node.parentElement) if (reported.has(node)) return true;
         return false;
       };
-      const elements = body.getElementsByTagName('*');
-      for (let index = -1; index < elements.length && index < options.maxElements; index++) {
+      const elements = clipping ?? body.getElementsByTagName('*');
+      for (let index = clipping ? 0 : -1; index < elements.length && index < options.maxElements; index++) {
         const element = index < 0 ? body : elements[index];
         const scrollWidth = element.scrollWidth, clientWidth = element.clientWidth;
         const scrollHeight = element.scrollHeight, clientHeight = element.clientHeight;
@@ -102,27 +167,31 @@ export const INSPECT_PAGE = `async (options) => {
       }
     }
 
-    const seen = new Set();
+    // Style samples for the fonts list, when it comes from the page: an image's, or a PDF's
+    // whose file cannot name its faces (web fonts, unnamed faces)
+    result.webFonts = [...document.fonts].filter((face) => face.status === 'loaded').length;
     const styles = new Map();
-    const walker = document.createTreeWalker(body || root, NodeFilter.SHOW_TEXT);
-    let styledNodes = 0;
-    for (let node = walker.nextNode(); node && result.textChars < options.maxTextChars; node = walker.nextNode()) {
-      const text = node.data;
-      if (!/\\S/.test(text) || skipText(node)) continue;
-      result.textChars += text.length;
-      for (const character of text) seen.add(character);
-      if (styledNodes < options.maxStyledNodes) {
+    if (options.sampleFonts || result.webFonts > 0) {
+      const walker = document.createTreeWalker(body || root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(), styledNodes = 0; node && styledNodes < options.maxStyledNodes; node = walker.nextNode()) {
+        const text = node.data;
+        if (!/\\S/.test(text) || skipText(node)) continue;
         styledNodes++;
         result.sampledChars += text.length;
         const parent = node.parentElement;
         const style = getComputedStyle(parent);
-        const key = style.fontFamily + '|' + style.fontWeight + '|' + style.fontStyle + '|' + style.fontStretch;
+        const key = style.fontFamily + '|' + style.fontWeight + '|' + style.fontStyle + '|' + style.fontStretch + '|' + scriptsOf(text, parent);
         const known = styles.get(key);
         if (known) known.chars += text.length;
         else if (styles.size < options.maxSamples) styles.set(key, { element: parent, chars: text.length });
       }
     }
-    result.characters = [...seen].join('');
+    // The characters of the text, beyond ASCII (which every system face draws), read at once:
+    // the text of a script or style element in the body counts too, but a character that occurs
+    // only there is not found in the page's text by the look for missing glyphs, so never reported
+    const text = (body || root).textContent.slice(0, options.maxTextChars);
+    result.textChars = text.length;
+    result.characters = [...new Set(text.match(/[^\\u0000-\\u007F]/gu) || [])].join('');
     result.samples = [...styles.values()].map((sample) => ({ selector: selectorOf(sample.element), chars: sample.chars }));
   } finally {
     if (fitted) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== fitted);
@@ -135,7 +204,6 @@ export const INSPECT_PAGE = `async (options) => {
     if (broken) result.images.push(image.currentSrc || image.src);
   }
 
-  result.webFonts = [...document.fonts].filter((face) => face.status === 'loaded').length;
   const failed = [...document.fonts].filter((face) => face.status === 'error').slice(0, options.maxEntries);
   if (failed.length > 0) {
     const sources = new Map();

@@ -1,18 +1,19 @@
-import { DomainError, listRenders, mintDownloadLink, type RenderJobRecord } from '@svc/core';
+import { DomainError, listRenders, listTemplateNames, mintDownloadLink, type RenderJobRecord, requestRenderThumbnails } from '@svc/core';
 import Link from 'next/link';
 import { z } from 'zod';
 import { requireSession } from '../../../src/dashboard/session.ts';
-import { ActionForm } from '../../../src/dashboard/ui/action-form.tsx';
 import { Button, buttonClass } from '../../../src/dashboard/ui/button.tsx';
 import { Card, PageHeader } from '../../../src/dashboard/ui/card.tsx';
 import { Field, Input, Select } from '../../../src/dashboard/ui/field.tsx';
 import { LocalDate, LocalNumber } from '../../../src/dashboard/ui/local-format.tsx';
 import { EmptyState, ErrorState } from '../../../src/dashboard/ui/states.tsx';
-import { removeRender } from './actions.ts';
 import { rendersPath } from './ids.ts';
 import { FileSize, RendersTabs, StateBadge } from './parts.tsx';
+import { RenderRowMenu } from './row-menu.tsx';
 
 export const metadata = { title: 'Renders' };
+
+const templatesPath = '/dashboard/templates';
 
 const pageSize = 20;
 const statuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const;
@@ -36,6 +37,9 @@ export default async function RenderHistory({ searchParams }: { searchParams: Pr
   }
   const now = ctx.clock();
   const links = page ? await Promise.all(page.items.map((job) => mintDownloadLink(ctx, job))) : [];
+  // the worker draws the first page of shown PDFs that have none yet; a later view shows it
+  if (page) await requestRenderThumbnails(ctx, { accountId, jobs: page.items });
+  const templateNames = await listTemplateNames(ctx, { accountId, templateIds: page ? page.items.flatMap((job) => (job.templateId ? [job.templateId] : [])) : [] });
   const filtered = q !== undefined || query.status !== undefined;
   const nextHref = page?.nextCursor ? `${rendersPath}?${new URLSearchParams({ ...(q ? { q } : {}), ...(query.status ? { status: query.status } : {}), cursor: page.nextCursor })}` : null;
   return (
@@ -82,7 +86,14 @@ export default async function RenderHistory({ searchParams }: { searchParams: Pr
         ) : (
           <ul className="divide-y divide-slate-200" aria-label="Renders">
             {page.items.map((job, index) => (
-              <RenderRow key={job.id} job={job} downloadable={links[index] !== null} csrfToken={csrfToken} expired={job.expiresAt !== null && job.expiresAt <= now} />
+              <RenderRow
+                key={job.id}
+                job={job}
+                downloadable={links[index] !== null}
+                templateName={job.templateId ? templateNames.get(job.templateId) : undefined}
+                csrfToken={csrfToken}
+                expired={job.expiresAt !== null && job.expiresAt <= now}
+              />
             ))}
           </ul>
         )}
@@ -107,13 +118,23 @@ export default async function RenderHistory({ searchParams }: { searchParams: Pr
   );
 }
 
-function RenderRow({ job, downloadable, expired, csrfToken }: { job: RenderJobRecord; downloadable: boolean; expired: boolean; csrfToken: string }) {
+interface RenderRowProps {
+  job: RenderJobRecord;
+  /** The file is kept: it can be downloaded, viewed and shown small. */
+  downloadable: boolean;
+  expired: boolean;
+  /** The name of the template the render came from, when it came from one (null: unnamed). */
+  templateName: string | null | undefined;
+  csrfToken: string;
+}
+
+function RenderRow({ job, downloadable, expired, templateName, csrfToken }: RenderRowProps) {
   const extension = job.mediaType ? extensions[job.mediaType] : job.kind === 'pdf' ? 'pdf' : null;
   const name = extension ? `${job.filename}.${extension}` : job.filename;
   const finished = job.status !== 'queued' && job.status !== 'running';
   return (
     <li className="flex flex-wrap items-start gap-4 py-4" data-testid="render-row" data-render-id={job.id}>
-      <Thumbnail job={job} downloadable={downloadable} />
+      <Thumbnail job={job} name={name} downloadable={downloadable} />
       {/* wide enough to read on a phone: the buttons wrap under it instead of squeezing it */}
       <div className="min-w-48 flex-1 basis-48">
         <div className="flex flex-wrap items-center gap-2">
@@ -133,6 +154,14 @@ function RenderRow({ job, downloadable, expired, csrfToken }: { job: RenderJobRe
             </>
           ) : null}
           {job.reference ? <> · reference {job.reference}</> : null}
+          {job.templateId && job.templateVersion !== null ? (
+            <>
+              {' · template '}
+              <Link href={`${templatesPath}/${job.templateId}?version=${job.templateVersion}`} className="text-indigo-700 underline" data-testid="render-template">
+                {templateName ?? 'Untitled template'} v{job.templateVersion}
+              </Link>
+            </>
+          ) : null}
           {job.errorCode ? (
             <>
               {' · '}
@@ -143,40 +172,47 @@ function RenderRow({ job, downloadable, expired, csrfToken }: { job: RenderJobRe
       </div>
       <div className="flex flex-wrap items-center gap-2">
         {downloadable ? (
-          <a className={buttonClass('secondary')} href={`${rendersPath}/${job.id}/download`} aria-label={`Download ${name}`}>
-            Download
-          </a>
+          <>
+            <a className={buttonClass('secondary')} href={`${rendersPath}/${job.id}/view`} target="_blank" rel="noopener" aria-label={`View ${name} in a new tab`}>
+              View
+            </a>
+            <a className={buttonClass('secondary')} href={`${rendersPath}/${job.id}/download`} aria-label={`Download ${name}`}>
+              Download
+            </a>
+          </>
         ) : null}
         {finished && !(job.status === 'succeeded' && job.removedReason) ? (
-          <ActionForm
-            action={removeRender}
+          <RenderRowMenu
+            renderId={job.id}
+            name={name}
             csrfToken={csrfToken}
-            submitLabel="Delete"
-            submitVariant="danger"
-            inline
-            aria-label={`Delete ${name}`}
-            confirm={{
-              title: `Delete ${name}?`,
-              body: job.status === 'succeeded' ? 'The file is removed now and its download links stop working. The record stays in the history.' : 'The render leaves the history.',
-              confirmLabel: 'Delete render',
-            }}
-          >
-            <input type="hidden" name="render_id" value={job.id} />
-          </ActionForm>
+            deleteEffect={job.status === 'succeeded' ? 'The file is removed now and its download links stop working. The record stays in the history.' : 'The render leaves the history.'}
+          />
         ) : null}
       </div>
     </li>
   );
 }
 
-/** An image's own pixels scaled down; a PDF mark with its page count (no PDF is rasterised to list it). */
-function Thumbnail({ job, downloadable }: { job: RenderJobRecord; downloadable: boolean }) {
+/**
+ * The file shown small: an image's own pixels scaled down, a PDF's first page as the worker drew
+ * it. A PDF without one (not drawn yet, encrypted, or its file gone) shows a PDF mark with its
+ * page count, so the row never holds a broken image.
+ */
+function Thumbnail({ job, name, downloadable }: { job: RenderJobRecord; name: string; downloadable: boolean }) {
   const box = 'flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50';
-  if (job.kind === 'image' && downloadable) {
+  const drawn = job.kind === 'image' || job.thumbnailKey !== null;
+  if (downloadable && drawn) {
     return (
       <div className={box}>
         {/* eslint-disable-next-line @next/next/no-img-element -- a private, session-checked thumbnail route, not a static asset */}
-        <img src={`${rendersPath}/${job.id}/thumbnail`} alt={`Thumbnail of ${job.filename}`} loading="lazy" className="max-h-full max-w-full object-contain" data-testid="render-thumbnail" />
+        <img
+          src={`${rendersPath}/${job.id}/thumbnail`}
+          alt={job.kind === 'pdf' ? `First page of ${name}` : `Thumbnail of ${job.filename}`}
+          loading="lazy"
+          className="max-h-full max-w-full object-contain"
+          data-testid="render-thumbnail"
+        />
       </div>
     );
   }

@@ -1,4 +1,4 @@
-// A small WebP of an image render for the history list, checked against the session.
+// A render shown small for the history list (an image scaled down, a PDF's first page as the worker drew it), checked against the session.
 import { DomainError, getRenderThumbnail } from '@svc/core';
 import { requireSession } from '../../../../../src/dashboard/session.ts';
 

@@ -1,0 +1,57 @@
+import type { ServiceContext } from '../shared/context.ts';
+import { passwordErased } from './finish-render.ts';
+import { thumbnailKeyOf } from './render-files.ts';
+
+export interface MakeRenderThumbnailOptions {
+  jobId: string;
+}
+
+/** A PDF above this is not read into memory for a thumbnail (renders stay far below it). */
+const maxPdfBytes = 100 * 1024 * 1024;
+
+/**
+ * The worker's follow-up to a succeeded PDF: its first page drawn small and stored beside the
+ * file, for the dashboard's history. It runs after the job finished, so the render's own time
+ * does not include the rasteriser (docs/decisions/render-thumbnails.md). Idempotent: a job
+ * that has one, lost its file, is encrypted or is not a PDF is left as it is. A PDF poppler
+ * cannot draw keeps no thumbnail (logged, not retried); the dashboard shows its PDF mark.
+ * Returns whether a thumbnail was stored.
+ */
+export async function makeRenderThumbnail(ctx: ServiceContext, { jobId }: MakeRenderThumbnailOptions): Promise<boolean> {
+  const rasterise = ctx.renderEngine.pdfThumbnail;
+  if (!rasterise) return false;
+  const job = await ctx.db.renderJob.findUnique({ where: { id: jobId } });
+  const kept = job?.status === 'succeeded' && job.kind === 'pdf' && job.removedReason === null && job.expiresAt !== null && job.expiresAt > ctx.clock();
+  if (!job || !kept || !job.storageKey || job.thumbnailKey !== null || passwordErased(job.options)) return false;
+  const { storageKey } = job;
+  const stored = await ctx.storage.open(storageKey);
+  if (!stored || stored.byteSize > maxPdfBytes) {
+    stored?.stream.destroy();
+    return false;
+  }
+  const pdf = await readAll(stored.stream);
+  let thumbnail: Uint8Array;
+  try {
+    thumbnail = await rasterise.call(ctx.renderEngine, pdf);
+  } catch (error) {
+    ctx.logger.warn('pdf thumbnail not made', { jobId, error: String(error) });
+    return false;
+  }
+  const thumbnailKey = thumbnailKeyOf(storageKey);
+  await ctx.storage.put(thumbnailKey, thumbnail, { contentType: 'image/webp' });
+  const recorded = await ctx.db.renderJob.updateMany({ where: { id: jobId, storageKey, removedReason: null }, data: { thumbnailKey } });
+  // the file was deleted or expired meanwhile (its removal may have run before this put, so
+  // the thumbnail would outlive it): the thumbnail goes too
+  if (recorded.count === 0 || !(await ctx.storage.exists(storageKey))) {
+    await ctx.storage.remove(thumbnailKey);
+    await ctx.db.renderJob.updateMany({ where: { id: jobId, thumbnailKey }, data: { thumbnailKey: null } });
+    return false;
+  }
+  return true;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
