@@ -9,12 +9,12 @@ import { expectAccessible, screenshot, signIn, useBrowser } from './support/brow
 /** Server actions and pages of a cold web process can take seconds. */
 const wait = { timeout: 60_000 };
 
-const canvasSource = (kitId: string) => `<!doctype html>
+const canvasSource = (kitId: string, width = 800, height = 400) => `<!doctype html>
 <html lang="en">
 <head>
-<meta name="svc-canvas" content="800x400">
+<meta name="svc-canvas" content="${width}x${height}">
 <meta name="svc-brand-kit" content="${kitId}">
-<style>body { margin: 0 } .page { position: relative; width: 800px; height: 400px; overflow: hidden; background: #f1f5f9; font-family: "Liberation Sans", sans-serif }</style>
+<style>body { margin: 0 } .page { position: relative; width: ${width}px; height: ${height}px; overflow: hidden; background: #f1f5f9; font-family: "Liberation Sans", sans-serif }</style>
 </head>
 <body>
 <div class="page" data-svc-page="card" data-svc-page-name="Card">
@@ -65,10 +65,19 @@ describe('dashboard visual editor', () => {
     const account = await signIn(page);
     const kit = await api('/v1/brand-kits', { method: 'POST', key: account.apiKey, body: { name: 'Spring', colours: ['#e11d48', '#0f766e'] } });
     expect(kit.status).toBe(201);
-    const created = await api('/v1/templates', { method: 'POST', key: account.apiKey, body: { name: 'Sale card', input_mode: 'blank', source: canvasSource(kit.body.id) } });
+    const created = await api('/v1/templates', {
+      method: 'POST',
+      key: account.apiKey,
+      body: {
+        name: 'Sale card',
+        input_mode: 'blank',
+        source: canvasSource(kit.body.id),
+        sizes: [{ id: 'square', name: 'Square', width: 400, height: 400, status: 'edited', source: canvasSource(kit.body.id, 400, 400) }],
+      },
+    });
     expect(created.status).toBe(201);
     await page.goto(`/dashboard/templates/${created.body.id}`);
-    await page.getByLabel('Data as JSON').fill('{"headline": "Spring sale starts Monday"}');
+    await (await hydrated(page.getByLabel('Data as JSON'))).fill('{"headline": "Spring sale starts Monday"}');
     await expect.poll(() => preview(page).locator('h1').textContent(), wait).toBe('Hello canvas');
 
     await (await hydrated(page.getByRole('group', { name: 'Source view' }).getByRole('button', { name: 'Visual' }))).click();
@@ -141,7 +150,21 @@ describe('dashboard visual editor', () => {
     }
     await expect.poll(() => inlineStyle(preview(page), '.badge', 'left'), wait).toBe('40px');
     expect(await inlineStyle(preview(page), '.badge', 'width')).toBe('200px');
-    expect(await page.getByText('Unsaved changes').count()).toBe(0);
+    expect(await page.getByText('Unsaved changes', { exact: true }).count()).toBe(0);
     expect(await codeText(page)).toBe(canvasSource(kit.body.id));
+
+    // a saved size is edited in its own source: align the badge to its right edge, then undo
+    await page.getByLabel('Canvas size', { exact: true }).selectOption('square');
+    await expect.poll(() => page.getByTestId('visual-status').textContent(), wait).toBe('Up to date');
+    await expect.poll(() => visualCanvas(page).locator('.page').evaluate((element) => element.getBoundingClientRect().width), wait).toBe(400);
+    await page.getByRole('region', { name: 'Visual editor' }).getByRole('button', { name: /div\.badge/ }).click();
+    await page.getByRole('button', { name: 'Align right' }).click();
+    await expect.poll(() => inlineStyle(visualCanvas(page), '.badge', 'left'), wait).toBe('200px');
+    await expect.poll(() => page.getByText('Unsaved changes', { exact: true }).count(), wait).toBe(1);
+    expect(await inlineStyle(preview(page), '.badge', 'left')).toBe('40px');
+    await expect.poll(() => page.getByTestId('visual-status').textContent(), wait).toBe('Up to date');
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => inlineStyle(visualCanvas(page), '.badge', 'left'), wait).toBe('40px');
+    await expect.poll(() => page.getByText('Unsaved changes', { exact: true }).count(), wait).toBe(0);
   }, 300_000);
 });

@@ -37,7 +37,8 @@ const px = (value: string) => Number.parseFloat(value) || 0;
  */
 export default function CanvasStage({ html, canvas, pageId, layers, onLayers, selected, onSelect, interactive, onMove, onResize }: CanvasStageProps) {
   const box = useRef<HTMLDivElement>(null);
-  const overlay = useRef<HTMLDivElement>(null);
+  // state, not a ref: the selection tool is made only once its box exists (without one it would listen on the whole page)
+  const [overlay, setOverlay] = useState<HTMLDivElement | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   const moveable = useRef<Moveable>(null);
   const [displayWidth, setDisplayWidth] = useState(0);
@@ -66,7 +67,7 @@ export default function CanvasStage({ html, canvas, pageId, layers, onLayers, se
 
   // boxes are drawn anew with each measurement; the selection follows by index
   useLayoutEffect(() => {
-    const root = overlay.current;
+    const root = overlay;
     if (!root) return;
     const boxes = [...root.querySelectorAll<HTMLElement>('[data-layer]')];
     const chosen = new Set(selected);
@@ -74,7 +75,7 @@ export default function CanvasStage({ html, canvas, pageId, layers, onLayers, se
     // the same boxes keep the same array: a new one would restart a gesture under way
     setTargets((current) => (current.length === next.length && next.every((element) => current.includes(element)) ? current : next));
     setGuides(boxes.filter((element) => !chosen.has(Number(element.dataset.layer))));
-  }, [selected, generation, layers]);
+  }, [selected, generation, layers, overlay]);
 
   const moveOf = (element: HTMLElement | SVGElement): LayerMove | null => {
     const index = Number((element as HTMLElement).dataset.layer);
@@ -103,7 +104,7 @@ export default function CanvasStage({ html, canvas, pageId, layers, onLayers, se
             onLoad={measure}
             style={{ width: canvas.width, height: canvas.height, border: 0, transform: `scale(${scale})`, transformOrigin: '0 0', background: '#fff', pointerEvents: 'none' }}
           />
-          <div ref={overlay} className="svc-visual-overlay absolute inset-0 overflow-hidden" data-testid="visual-overlay">
+          <div ref={setOverlay} className="svc-visual-overlay absolute inset-0 overflow-hidden" data-testid="visual-overlay">
             {layers.map((layer) => (
               <div
                 key={`${generation}-${layer.index}`}
@@ -161,30 +162,32 @@ export default function CanvasStage({ html, canvas, pageId, layers, onLayers, se
               onResize(move, px(style.width) / scale, px(style.height) / scale);
             }}
           />
-          <Selecto
-            container={overlay.current}
-            dragContainer={overlay.current ?? undefined}
-            selectableTargets={['.svc-visual-overlay .svc-layer']}
-            hitRate={0}
-            selectByClick
-            selectFromInside={false}
-            toggleContinueSelect={['shift']}
-            ratio={0}
-            onDragStart={(event) => {
-              const target = event.inputEvent.target as Element;
-              if (moveable.current?.isMoveableElement(target) || targets.some((each) => each === target || each.contains(target))) event.stop();
-            }}
-            onSelectEnd={(event) => {
-              const indexes = event.selected.map((element) => Number((element as HTMLElement).dataset.layer));
-              // the targets change in this render, so the drag below starts on the new selection
-              setTargets(event.selected as HTMLElement[]);
-              onSelect(indexes);
-              if (event.isDragStart && interactive) {
-                event.inputEvent.preventDefault();
-                void moveable.current?.waitToChangeTarget().then(() => moveable.current?.dragStart(event.inputEvent));
-              }
-            }}
-          />
+          {overlay ? (
+            <Selecto
+              container={overlay}
+              dragContainer={overlay}
+              selectableTargets={['.svc-visual-overlay .svc-layer']}
+              hitRate={0}
+              selectByClick
+              selectFromInside={false}
+              toggleContinueSelect={['shift']}
+              ratio={0}
+              onDragStart={(event) => {
+                const target = event.inputEvent.target as Element;
+                if (moveable.current?.isMoveableElement(target) || targets.some((each) => each === target || each.contains(target))) event.stop();
+              }}
+              onSelectEnd={(event) => {
+                const indexes = event.selected.map((element) => Number((element as HTMLElement).dataset.layer));
+                // the targets change in this render, so the drag below starts on the new selection
+                setTargets(event.selected as HTMLElement[]);
+                onSelect(indexes);
+                if (event.isDragStart && interactive) {
+                  event.inputEvent.preventDefault();
+                  void moveable.current?.waitToChangeTarget().then(() => moveable.current?.dragStart(event.inputEvent));
+                }
+              }}
+            />
+          ) : null}
         </div>
       ) : null}
     </div>

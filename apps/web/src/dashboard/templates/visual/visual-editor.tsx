@@ -1,7 +1,7 @@
 'use client';
 
 import type { SizeVariant } from '@svc/contracts';
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '../../ui/button.tsx';
 import { previewSourceAction } from '../actions.ts';
 import { callAction } from '../call-action.ts';
@@ -49,6 +49,7 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
   const [history, setHistory] = useState<History>(emptyHistory);
   const [notice, setNotice] = useState<string | null>(null);
   const request = useRef(0);
+  const id = useId();
 
   const renderData = useMemo(() => ({ ...data, ...(size?.data_overrides ?? {}) }), [data, size?.data_overrides]);
   const fields = useMemo(() => dataFields(renderData), [renderData]);
@@ -168,36 +169,35 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
   return (
     <div className="flex h-full flex-col" onKeyDown={onKeyDown} data-testid="visual-editor">
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2 text-sm">
-        <label className="flex items-center gap-1">
-          <span>Size</span>
-          <select
-            value={target}
-            onChange={(event) => {
-              setTarget(event.target.value);
-              setSelected([]);
-              setLayers([]);
-            }}
-            className="rounded-md border border-slate-300 px-2 py-1"
-          >
-            <option value={original}>Original{canvasOf(source) ? ` ${canvasOf(source)!.width}×${canvasOf(source)!.height}` : ''}</option>
-            {sizes.map((each) => (
-              <option key={each.id} value={each.id}>
-                {each.name} {each.width}×{each.height}
-              </option>
-            ))}
-          </select>
-        </label>
+        <label htmlFor={`${id}-size`}>Canvas size</label>
+        <select
+          id={`${id}-size`}
+          value={target}
+          onChange={(event) => {
+            setTarget(event.target.value);
+            setSelected([]);
+            setLayers([]);
+          }}
+          className="rounded-md border border-slate-300 px-2 py-1"
+        >
+          <option value={original}>Original{canvasOf(source) ? ` ${canvasOf(source)!.width}×${canvasOf(source)!.height}` : ''}</option>
+          {sizes.map((each) => (
+            <option key={each.id} value={each.id}>
+              {each.name} {each.width}×{each.height}
+            </option>
+          ))}
+        </select>
         {pages.length > 1 ? (
-          <label className="flex items-center gap-1">
-            <span>Page</span>
-            <select value={pageId ?? ''} onChange={(event) => (setChosenPage(event.target.value), setSelected([]))} className="rounded-md border border-slate-300 px-2 py-1">
+          <>
+            <label htmlFor={`${id}-page`}>Canvas page</label>
+            <select id={`${id}-page`} value={pageId ?? ''} onChange={(event) => (setChosenPage(event.target.value), setSelected([]))} className="rounded-md border border-slate-300 px-2 py-1">
               {pages.map((page) => (
                 <option key={page.id} value={page.id}>
                   {page.name ?? page.id}
                 </option>
               ))}
             </select>
-          </label>
+          </>
         ) : null}
         <Button variant="secondary" onClick={() => step('undo')} disabled={history.past.length === 0} aria-keyshortcuts="Control+Z">
           Undo
