@@ -45,7 +45,8 @@ describe('dashboard version comparison', () => {
     // one comparison through the page, whose server action call is kept to be replayed
     await tab.goto(`/dashboard/templates/${templateId}`);
     const call = tab.waitForRequest((request) => request.method() === 'POST' && request.headers()['next-action'] !== undefined && (request.postData() ?? '').includes('versions'));
-    await (await hydrated(tab.getByRole('button', { name: 'Compare renders' }))).click();
+    await (await hydrated(tab.getByRole('tab', { name: 'Versions' }))).click();
+    await tab.getByRole('button', { name: 'Compare renders' }).click();
     const action = await call;
     const comparison = tab.getByTestId('version-comparison');
     await expect.poll(() => comparison.getByRole('img').count(), { timeout: 90_000 }).toBe(3);

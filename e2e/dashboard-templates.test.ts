@@ -67,7 +67,6 @@ describe('dashboard templates', () => {
     await replaceSource(page, '<!doctype html>\n<html lang="en">\n<body>\n<h1>Dear {{ name }}</h1>\n<p>Your order of {{ items | length }} items has shipped.</p>\n</body>\n</html>\n');
     await expect.poll(() => preview(page).locator('p').textContent(), wait).toBe('Your order of 2 items has shipped.');
     await expect.poll(() => page.locator('.cm-svc-error-line').count(), wait).toBe(0);
-    await screenshot(page, 'templates-editor');
 
     // nothing in the preview reaches the network: a local server sees no request
     const requests: string[] = [];
@@ -101,12 +100,14 @@ describe('dashboard templates', () => {
     expect(stored.source).toContain('has shipped');
 
     // version history: the two versions rendered side by side, with the changed pixels
+    await page.getByRole('tab', { name: 'Versions' }).click();
     await page.getByRole('button', { name: 'Compare renders' }).click();
     const comparison = page.getByTestId('version-comparison');
     await expect.poll(() => comparison.getByRole('img').count(), { timeout: 60_000 }).toBe(3);
     expect(await comparison.getByRole('status').textContent()).toMatch(/% of the pixels changed/);
 
     // a test render of the saved version, downloaded as a PDF with the typed text
+    await page.getByRole('tab', { name: 'Test render' }).click();
     await page.getByRole('button', { name: 'Render', exact: true }).click();
     const link = page.getByTestId('test-render-download');
     await link.waitFor({ timeout: 60_000 });
@@ -129,8 +130,8 @@ describe('dashboard templates', () => {
     await expect.poll(() => new URL(page.url()).pathname, wait).toMatch(/^\/dashboard\/templates\/tpl_/);
     await expect.poll(() => preview(page).locator('h1').textContent(), wait).toBe('Hello world');
 
+    await (await hydrated(page.getByRole('tab', { name: 'Fonts' }))).click();
     const picker = page.getByTestId('font-picker');
-    await picker.locator('summary').click();
     const rows = picker.locator('li[data-family]');
     expect(await rows.evaluateAll((items) => items.map((item) => item.getAttribute('data-family')))).toEqual(
       ['sans-serif', 'serif', 'monospace', 'emoji'].flatMap((category) => installedFontFamilies.filter((font) => font.category === category).map((font) => font.family)),
@@ -190,6 +191,7 @@ describe('dashboard templates', () => {
     await expect.poll(() => preview(page).getByText('How we render a million invoices a day').count(), wait).toBe(1);
     // the card is painted with its colours from the sample data
     expect(await preview(page).locator('.card').evaluate((element) => getComputedStyle(element).backgroundImage)).toMatch(/linear-gradient\(.*rgb\(29, 43, 100\)/);
+    await (await hydrated(page.getByRole('tab', { name: 'Sizes' }))).click();
     expect(await page.getByRole('list', { name: 'Canvas pages' }).textContent()).toContain('card — Card');
     expect(await page.getByRole('list', { name: 'Saved sizes' }).textContent()).toContain('Square post (1080×1080, square)');
 
@@ -214,9 +216,9 @@ describe('dashboard templates', () => {
     ]);
 
     // name and tags, then archive: the list's archived filter finds it
-    await page.getByText('Name and tags', { exact: true }).click();
+    await page.getByRole('tab', { name: 'Details' }).click();
     await page.getByLabel('Name', { exact: true }).fill('Launch card');
-    await page.getByLabel('Tags').fill('social, launch');
+    await page.getByLabel('Tags', { exact: true }).fill('social, launch');
     await page.getByRole('button', { name: 'Save name and tags' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), wait).toBe('Launch card');
     expect(await serviceDb().template.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({ name: 'Launch card', tags: ['social', 'launch'] });

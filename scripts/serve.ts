@@ -21,12 +21,14 @@ import {
   createServiceContext,
   createSignInLink,
   ensureDemoAccount,
+  findDemoAccount,
   loadConfig,
   prettyLogLine,
   prettyLogs,
   resealSecrets,
   sealDataDir,
   stopWhenParentGone,
+  writeServiceAddress,
 } from '@svc/core';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
@@ -78,6 +80,8 @@ try {
   if (resealed > 0) logger.info('secrets sealed under the current key', { resealed });
   const demo = await ensureDemoAccount(setupCtx);
   const demoLink = demo ? await createSignInLink(setupCtx, { accountId: demo.accountId }) : null;
+  // on later boots the banner still says how to sign in to the demo account
+  const earlierDemo = demo ? null : await findDemoAccount(setupCtx);
   await db.$disconnect();
   if (stopping) await stopping;
 
@@ -105,18 +109,29 @@ try {
   await Promise.all([waitForReady(web), waitForReady(worker)]);
   await waitForWeb(`http://127.0.0.1:${port}/v1/openapi.json`);
   if (stopping) await stopping;
+  // for the operator CLI run from this checkout: the links it prints use this address (a data
+  // directory the service cannot write, as in a read-only container, only costs the CLI that)
+  await writeServiceAddress(dataDir, {
+    public_url: publicUrl,
+    embedded_database_port: database.embedded ? Number(new URL(database.url).port) : null,
+    started_at: new Date().toISOString(),
+  }).catch((error: unknown) => logger.warn('service address not written', { error: error instanceof Error ? error.message : String(error) }));
   // one write, so whoever reads the ready line has the demo key with it
   const lines = [`Rendering service ready at ${publicUrl}`];
   if (demo) {
     lines.push(
       `Demo account ${demo.accountId} created with trial credits.`,
       `Demo API key (shown once, keep it): ${demo.apiKey}`,
-      `Try: curl -H "Authorization: Bearer ${demo.apiKey}" ${publicUrl}/v1/keys`,
+      `Try: ${tryCommand(demo.apiKey)}`,
     );
   }
-  if (demoLink) {
-    lines.push(`Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`);
+  if (demo && demoLink) {
+    lines.push(
+      `Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`,
+      `A new sign-in link, any time (from this checkout): ${signInLinkCommand(demo.accountId)}`,
+    );
   }
+  if (earlierDemo) lines.push(`A sign-in link for the demo account (from this checkout): ${signInLinkCommand(earlierDemo)}`);
   logger.info('service ready', { url: publicUrl, demoAccount: demo?.accountId });
   process.stdout.write(`${lines.join('\n')}\n`);
 } catch (error) {
@@ -124,6 +139,22 @@ try {
     logger.error('start failed', { error: error instanceof Error ? error.message : String(error) });
     await stop(1);
   }
+}
+
+/**
+ * The banner's first request, pasted as it is: renders a PDF from HTML and saves the file as
+ * hello.pdf (the answer is the finished job; its download link serves the file). Node reads
+ * the link out of the JSON, as whoever ran `npm start` has it.
+ */
+function tryCommand(apiKey: string): string {
+  const render = `curl -s ${publicUrl}/v1/pdf -H "Authorization: Bearer ${apiKey}" -H "Content-Type: application/json" -d '{"html": "<h1>Hello from the rendering service</h1>"}'`;
+  const link = `node -p 'JSON.parse(fs.readFileSync(0, "utf8")).download.url'`;
+  return `curl -sfo hello.pdf "$(${render} | ${link})" && echo "saved hello.pdf"`;
+}
+
+/** The operator CLI's command for a new sign-in link, as run from the checkout (it finds this service's address). */
+function signInLinkCommand(accountId: string): string {
+  return `npm run svc -- account sign-in-link ${accountId}`;
 }
 
 function running(child: ChildProcess) {

@@ -18,6 +18,8 @@ export interface StartedService {
   port: number;
   pgPort: number;
   baseUrl: string;
+  /** Its SVC_DATA_DIR (removed by cleanUp). */
+  dataDir: string;
   stdout(): string;
   stderr(): string;
   /** npm's exit code once it has exited. */
@@ -26,9 +28,12 @@ export interface StartedService {
   cleanUp(): Promise<void>;
 }
 
-/** Runs `npm start` and resolves once it has printed its ready banner. */
+/**
+ * Runs `npm start` and resolves once it has printed its ready banner. A data directory of its
+ * own unless `extraEnv` names one (SVC_DATA_DIR: a start after an earlier one).
+ */
 export async function npmStart(extraEnv: Record<string, string> = {}): Promise<StartedService> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'svc-npm-start-'));
+  const dataDir = extraEnv.SVC_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'svc-npm-start-')));
   const port = await freePort();
   const pgPort = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SVC_EMBEDDED_PG_PORT: String(pgPort), ...extraEnv };
@@ -47,6 +52,7 @@ export async function npmStart(extraEnv: Record<string, string> = {}): Promise<S
     port,
     pgPort,
     baseUrl: `http://127.0.0.1:${port}`,
+    dataDir,
     stdout: () => stdout,
     stderr: () => stderr,
     exited,

@@ -11,6 +11,7 @@ import {
   grantAccountCredits,
   createLogger,
   loadConfig,
+  readServiceAddress,
   revokeOperatorToken,
   type ServiceContext,
   setAccountPlan,
@@ -154,16 +155,23 @@ function required(value: string | undefined, what: string): string {
   return value;
 }
 
+// The service started from this data directory (`npm start`) left its address there: links
+// use its port and the embedded database is its own, unless the environment says otherwise.
+const dataDir = process.env.SVC_DATA_DIR ?? '.data';
+const running = readServiceAddress(dataDir);
+const configured = loadConfig();
+const addressGiven = process.env.SVC_PUBLIC_URL !== undefined || process.env.PORT !== undefined;
+const config = running && !addressGiven ? { ...configured, publicUrl: running.public_url } : configured;
 const database = await resolveDatabase({
   url: process.env.DATABASE_URL,
-  dataDir: process.env.SVC_DATA_DIR ?? '.data',
-  port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : undefined,
+  dataDir,
+  port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : (running?.embedded_database_port ?? undefined),
 });
 const db = createDb({ url: database.url, poolSize: 2 });
 let exitCode = 0;
 try {
   await migrate(database.url);
-  await main(createServiceContext({ db, logger: createLogger('cli'), config: loadConfig() }), process.argv.slice(2));
+  await main(createServiceContext({ db, logger: createLogger('cli'), config }), process.argv.slice(2));
 } catch (error) {
   exitCode = error instanceof UsageError ? 2 : 1;
   const message = error instanceof UsageError ? `${error.message}\n${usage}` : error instanceof DomainError ? error.code : String(error);

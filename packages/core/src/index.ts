@@ -3,6 +3,8 @@
 export { confirmEmailIdentity } from './accounts/confirm-email-identity.ts';
 export { createAccount } from './accounts/create-account.ts';
 export { ensureDemoAccount } from './accounts/ensure-demo-account.ts';
+export { findDemoAccount } from './accounts/find-demo-account.ts';
+export { type FirstSteps, getFirstSteps } from './accounts/get-first-steps.ts';
 export { getUsageOverview, type RenderDay } from './accounts/get-usage-overview.ts';
 export { requestEmailIdentity } from './accounts/request-email-identity.ts';
 export { searchAccounts } from './accounts/search-accounts.ts';
@@ -150,3 +152,4 @@ export { runWebhookAttempt } from './webhooks/run-webhook-attempt.ts';
 export { testWebhook } from './webhooks/test-webhook.ts';
 export { createLogger, prettyLogLine, prettyLogs, withLogScope } from './wiring/logger.ts';
 export { createServiceContext, silentLogger } from './wiring/service-context.ts';
+export { readServiceAddress, type ServiceAddress, writeServiceAddress } from './wiring/service-address.ts';

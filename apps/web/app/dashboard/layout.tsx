@@ -10,15 +10,17 @@ export const metadata = { title: { template: '%s · Dashboard · Rendering Servi
 
 // The shell around every dashboard page: a skip link, the header with the account and sign
 // out, the navigation (a sidebar on wide screens, a disclosure menu on narrow ones) and the page.
+// A page marked data-workspace (the template editor) gets the whole window on a large screen
+// (styles.css).
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await requireSession();
   return (
-    <div className="min-h-screen font-sans">
+    <div className="dashboard-shell min-h-screen font-sans">
       <a href="#main" className="sr-only z-50 rounded-md bg-white px-3 py-2 text-sm font-medium focus:not-sr-only focus:absolute focus:top-2 focus:left-2">
         Skip to content
       </a>
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
+        <div className="dashboard-width mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <a href="/dashboard" className="text-base font-semibold text-slate-900">
             Rendering Service
           </a>
@@ -30,7 +32,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </div>
         </div>
       </header>
-      <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
+      <div className="dashboard-width dashboard-body mx-auto flex max-w-7xl flex-col gap-6 px-4 py-6 md:flex-row">
         <nav aria-label="Dashboard" className="md:w-56 md:shrink-0">
           <details className="rounded-md border border-slate-200 bg-white md:hidden">
             <summary className="cursor-pointer px-3 py-2 text-sm font-medium text-slate-800">Menu</summary>

@@ -1,6 +1,8 @@
 import type { CreditBucket } from '@svc/db';
-import { getUsageOverview, planTerms, showAccount } from '@svc/core';
+import { getFirstSteps, getUsageOverview, planTerms, showAccount } from '@svc/core';
 import Link from 'next/link';
+import { FirstStepsCard } from '../../src/dashboard/first-steps.tsx';
+import { monthlyAllowance } from '../../src/dashboard/monthly-credits.tsx';
 import { RenderChart } from '../../src/dashboard/render-chart.tsx';
 import { requireSession } from '../../src/dashboard/session.ts';
 import { Badge } from '../../src/dashboard/ui/badge.tsx';
@@ -13,29 +15,46 @@ import { Table, Td, Th } from '../../src/dashboard/ui/table.tsx';
 
 export const metadata = { title: 'Overview' };
 
-const buckets: { bucket: CreditBucket; label: string; note: string }[] = [
-  { bucket: 'subscription', label: 'Subscription', note: 'Refilled each month' },
-  { bucket: 'free_monthly', label: 'Free monthly', note: 'Refilled each month' },
-  { bucket: 'trial', label: 'Trial', note: 'Spent after monthly credits' },
-  { bucket: 'pack', label: 'Packs', note: 'Never lapse' },
+// the monthly buckets show only for plans that refill them (or while they still hold credits)
+const buckets: { bucket: CreditBucket; label: string; note: string; monthly: boolean }[] = [
+  { bucket: 'subscription', label: 'Subscription', note: 'Refilled on the 1st of each month', monthly: true },
+  { bucket: 'free_monthly', label: 'Free monthly', note: 'Refilled on the 1st of each month', monthly: true },
+  { bucket: 'trial', label: 'Trial', note: 'Spent after monthly credits', monthly: false },
+  { bucket: 'pack', label: 'Packs', note: 'Never lapse', monthly: false },
 ];
 
 export default async function Overview() {
   const { ctx, accountId } = await requireSession();
-  const [account, usage] = await Promise.all([showAccount(ctx, accountId), getUsageOverview(ctx, { accountId })]);
+  const [account, usage, firstSteps] = await Promise.all([showAccount(ctx, accountId), getUsageOverview(ctx, { accountId }), getFirstSteps(ctx, { accountId })]);
   const available = Object.values(account.balances).reduce((sum, value) => sum + value, 0);
+  const allowance = monthlyAllowance(account);
+  const shownBuckets = buckets.filter(({ bucket, monthly }) => !monthly || allowance?.bucket === bucket || account.balances[bucket] > 0);
   const overageAllowed = planTerms[account.plan].overage;
   return (
     <>
       <PageHeader title="Overview" description="Credits, usage this month and the last 30 days of renders." />
       <div className="grid gap-6">
+        <FirstStepsCard steps={firstSteps} />
+
         <Card aria-labelledby="credits-heading">
           <CardHeader id="credits-heading" title="Credits" description={<>Plan: <Badge tone="info">{account.plan}</Badge></>} />
           <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-6">
             <Stat label="Available" value={available} strong />
-            {buckets.map(({ bucket, label, note }) => (
-              <Stat key={bucket} label={label} value={account.balances[bucket]} note={note} testId={`balance-${bucket}`} />
-            ))}
+            {shownBuckets.map(({ bucket, label, note }) =>
+              allowance?.bucket === bucket ? (
+                <Stat
+                  key={bucket}
+                  label={label}
+                  value={account.balances[bucket]}
+                  // the allowance as the Account page states it; free credits wait for a confirmed address
+                  of={allowance.awaitsEmail ? undefined : allowance.credits}
+                  note={allowance.awaitsEmail ? `${allowance.credits} each month once your email address is confirmed` : note}
+                  testId={`balance-${bucket}`}
+                />
+              ) : (
+                <Stat key={bucket} label={label} value={account.balances[bucket]} note={note} testId={`balance-${bucket}`} />
+              ),
+            )}
             <Stat label="Reserved" value={account.reserved} note="Held for jobs in progress" testId="reserved" />
           </dl>
         </Card>
@@ -136,12 +155,28 @@ export default async function Overview() {
   );
 }
 
-function Stat({ label, value, note, strong, testId }: { label: string; value: number; note?: string; strong?: boolean; testId?: string }) {
+interface StatProps {
+  label: string;
+  value: number;
+  /** A monthly allowance the value is part of ("0 of 25,000 a month"). */
+  of?: number;
+  note?: string;
+  strong?: boolean;
+  testId?: string;
+}
+
+function Stat({ label, value, of, note, strong, testId }: StatProps) {
   return (
     <div>
       <dt className="text-xs font-medium text-slate-600">{label}</dt>
       <dd className={strong ? 'text-2xl font-semibold text-slate-900' : 'text-xl font-semibold text-slate-800'} data-testid={testId}>
         <LocalNumber value={value} />
+        {of !== undefined ? (
+          <span className="text-sm font-medium text-slate-600" data-testid={testId && `${testId}-allowance`}>
+            {' '}
+            of <LocalNumber value={of} /> a month
+          </span>
+        ) : null}
       </dd>
       {note ? <dd className="text-xs text-slate-600">{note}</dd> : null}
     </div>

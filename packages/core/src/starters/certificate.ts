@@ -1,10 +1,10 @@
 import type { Starter } from './starter.ts';
 
-const source = `{%- set colour = accent_color | default("#8a6d1f") -%}
-<!doctype html>
+const source = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{%- set colour = accent_color | default("#8a6d1f") %}
 <title>Certificate for {{ recipient }}</title>
 <style>
   @page { size: A4 landscape; margin: 0; }

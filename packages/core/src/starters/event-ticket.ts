@@ -1,10 +1,10 @@
 import type { Starter } from './starter.ts';
 
-const source = `{%- set colour = accent_color | default("#e4405f") -%}
-<!doctype html>
+const source = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{%- set colour = accent_color | default("#e4405f") %}
 <meta name="svc-canvas" content="1400x560">
 <style>
   * { box-sizing: border-box; }

@@ -1,16 +1,11 @@
 import { moneyMacro } from './money.ts';
 import type { Starter } from './starter.ts';
 
-const source = `${moneyMacro}
-{%- set symbol = invoice.currency_symbol | default("$") -%}
-{%- set accent = accent_color | default("#2f5bea") -%}
-{%- set subtotal = 0 -%}
-{%- for item in items %}{% set subtotal = subtotal + item.quantity * item.unit_price %}{% endfor -%}
-{%- set tax = subtotal * (invoice.tax_rate | default(0)) / 100 -%}
-<!doctype html>
+const source = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{%- set accent = accent_color | default("#2f5bea") %}
 <title>Invoice {{ invoice.number }}</title>
 <style>
   @page {
@@ -44,6 +39,11 @@ const source = `${moneyMacro}
 </style>
 </head>
 <body>
+${moneyMacro}
+{%- set symbol = invoice.currency_symbol | default("$") -%}
+{%- set subtotal = 0 -%}
+{%- for item in items %}{% set subtotal = subtotal + item.quantity * item.unit_price %}{% endfor -%}
+{%- set tax = subtotal * (invoice.tax_rate | default(0)) / 100 %}
 <div class="page">
   <header>
     <div class="brand">{{ seller.name }}<small>{{ seller.tagline | default("") }}</small></div>
@@ -107,9 +107,9 @@ const party = {
   type: 'object',
   required: ['name', 'address'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 120 },
-    address: { type: 'array', items: { type: 'string', maxLength: 120 }, maxItems: 6 },
-    email: { type: 'string', format: 'email' },
+    name: { type: 'string', title: 'Name', minLength: 1, maxLength: 120 },
+    address: { type: 'array', title: 'Address', description: 'One line each, up to six.', items: { type: 'string', maxLength: 120 }, maxItems: 6 },
+    email: { type: 'string', title: 'Email address', format: 'email' },
   },
 };
 
@@ -125,11 +125,11 @@ export const invoiceStarter: Starter = {
     type: 'object',
     required: ['seller', 'customer', 'invoice', 'items'],
     properties: {
-      accent_color: { type: 'string', title: 'Accent colour', pattern: '^#[0-9a-fA-F]{6}$' },
+      accent_color: { type: 'string', title: 'Accent colour', description: 'A hex colour such as #2f5bea, for the name, labels and amount due.', pattern: '^#[0-9a-fA-F]{6}$' },
       seller: {
         ...party,
         title: 'Seller',
-        properties: { ...party.properties, tagline: { type: 'string', maxLength: 120 }, website: { type: 'string', maxLength: 120 } },
+        properties: { ...party.properties, tagline: { type: 'string', title: 'Tagline', maxLength: 120 }, website: { type: 'string', title: 'Website', maxLength: 120 } },
       },
       customer: { ...party, title: 'Customer' },
       invoice: {
@@ -137,11 +137,11 @@ export const invoiceStarter: Starter = {
         title: 'Invoice',
         required: ['number', 'issued_on', 'due_on'],
         properties: {
-          number: { type: 'string', minLength: 1, maxLength: 40 },
-          issued_on: { type: 'string', maxLength: 40 },
-          due_on: { type: 'string', maxLength: 40 },
-          currency_symbol: { type: 'string', maxLength: 4 },
-          tax_rate: { type: 'number', minimum: 0, maximum: 100 },
+          number: { type: 'string', title: 'Invoice number', minLength: 1, maxLength: 40 },
+          issued_on: { type: 'string', title: 'Issue date', description: 'As it should read, such as 3 March 2026.', maxLength: 40 },
+          due_on: { type: 'string', title: 'Due date', maxLength: 40 },
+          currency_symbol: { type: 'string', title: 'Currency symbol', description: 'Written before every amount, such as £ or €.', maxLength: 4 },
+          tax_rate: { type: 'number', title: 'Tax rate (%)', description: 'Added to the subtotal; leave it out for none.', minimum: 0, maximum: 100 },
         },
       },
       items: {
@@ -153,15 +153,15 @@ export const invoiceStarter: Starter = {
           type: 'object',
           required: ['description', 'quantity', 'unit_price'],
           properties: {
-            description: { type: 'string', minLength: 1, maxLength: 200 },
-            detail: { type: 'string', maxLength: 200 },
-            quantity: { type: 'number', minimum: 0 },
-            unit_price: { type: 'number', minimum: 0 },
+            description: { type: 'string', title: 'Description', minLength: 1, maxLength: 200 },
+            detail: { type: 'string', title: 'Detail', description: 'A smaller line under the description.', maxLength: 200 },
+            quantity: { type: 'number', title: 'Quantity', minimum: 0 },
+            unit_price: { type: 'number', title: 'Unit price', minimum: 0 },
           },
         },
       },
-      payment_instructions: { type: 'string', maxLength: 500 },
-      notes: { type: 'string', maxLength: 500 },
+      payment_instructions: { type: 'string', title: 'Payment instructions', description: 'Shown under the totals; a default sentence when left out.', maxLength: 500 },
+      notes: { type: 'string', title: 'Notes', maxLength: 500 },
     },
   },
   sampleData: {

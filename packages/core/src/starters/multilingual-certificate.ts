@@ -3,11 +3,11 @@ import type { Starter } from './starter.ts';
 // One certificate a page, each recipient's name in its own script (Noto covers them all), the
 // page numbers in a page-margin box of the document's own CSS, and a bookmark per recipient
 // (the svc-pdf-outline meta turns the headings into the PDF outline).
-const source = `{%- set colour = accent_color | default("#1d5c63") -%}
-<!doctype html>
+const source = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{%- set colour = accent_color | default("#1d5c63") %}
 <meta name="svc-pdf-outline" content="headings">
 <title>{{ organisation }}: certificates</title>
 <style>

@@ -1,12 +1,7 @@
 import { moneyMacro } from './money.ts';
 import type { Starter } from './starter.ts';
 
-const source = `${moneyMacro}
-{%- set symbol = receipt.currency_symbol | default("$") -%}
-{%- set subtotal = 0 -%}
-{%- for item in items %}{% set subtotal = subtotal + item.quantity * item.price %}{% endfor -%}
-{%- set tax = subtotal * (receipt.tax_rate | default(0)) / 100 -%}
-<!doctype html>
+const source = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -32,6 +27,11 @@ const source = `${moneyMacro}
 </style>
 </head>
 <body>
+${moneyMacro}
+{%- set symbol = receipt.currency_symbol | default("$") -%}
+{%- set subtotal = 0 -%}
+{%- for item in items %}{% set subtotal = subtotal + item.quantity * item.price %}{% endfor -%}
+{%- set tax = subtotal * (receipt.tax_rate | default(0)) / 100 %}
 <div class="slip">
   <div class="shop">
     <h1>{{ shop.name }}</h1>

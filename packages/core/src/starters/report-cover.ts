@@ -1,10 +1,10 @@
 import type { Starter } from './starter.ts';
 
-const source = `{%- set colour = accent_color | default("#0f4c81") -%}
-<!doctype html>
+const source = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{%- set colour = accent_color | default("#0f4c81") %}
 <title>{{ title }}</title>
 <style>
   @page {

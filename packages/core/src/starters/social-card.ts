@@ -1,12 +1,12 @@
 import type { Starter } from './starter.ts';
 
 /** The card laid out for one canvas; the square size is the same design with larger type. */
-const card = (width: number, height: number, scale: number) => `{%- set accent = accent_color | default("#ffb020") -%}
-{%- set background = background_color | default("#1d2b64") -%}
-<!doctype html>
+const card = (width: number, height: number, scale: number) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+{%- set accent = accent_color | default("#ffb020") -%}
+{%- set background = background_color | default("#1d2b64") %}
 <meta name="svc-canvas" content="${width}x${height}">
 <style>
   * { box-sizing: border-box; }

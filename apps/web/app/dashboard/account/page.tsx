@@ -1,4 +1,5 @@
 import { freeMonthlyCredits, planTerms, showAccount } from '@svc/core';
+import { MonthlyCredits, monthlyAllowance } from '../../../src/dashboard/monthly-credits.tsx';
 import { requireSession } from '../../../src/dashboard/session.ts';
 import { signOut } from '../../../src/dashboard/sign-out-action.ts';
 import { ActionForm } from '../../../src/dashboard/ui/action-form.tsx';
@@ -56,16 +57,8 @@ export default async function Account({ searchParams }: { searchParams: Promise<
             </div>
             <div>
               <dt className="text-xs font-medium text-slate-600">Monthly credits</dt>
-              <dd className="mt-1 font-medium">
-                {terms.subscriptionCredits > 0 ? (
-                  <LocalNumber value={terms.subscriptionCredits} />
-                ) : freeMonthlyCredits[account.plan] > 0 ? (
-                  <>
-                    <LocalNumber value={freeMonthlyCredits[account.plan]} /> free{account.email ? '' : ', once your email address is confirmed'}
-                  </>
-                ) : (
-                  'None'
-                )}
+              <dd className="mt-1 font-medium" data-testid="monthly-credits">
+                <MonthlyCredits allowance={monthlyAllowance(account)} />
               </dd>
             </div>
             <div>

@@ -7,6 +7,7 @@ import { ActionForm } from '../../../src/dashboard/ui/action-form.tsx';
 import { Button, type ButtonVariant } from '../../../src/dashboard/ui/button.tsx';
 import { CopyButton } from '../../../src/dashboard/ui/copy-button.tsx';
 import type { CreatedSecret } from './actions.ts';
+import { useKeyCreated } from './quick-start.tsx';
 
 export interface SecretFormProps {
   action: SessionAction<CreatedSecret>;
@@ -19,13 +20,20 @@ export interface SecretFormProps {
   confirm?: { title: string; body: ReactNode; confirmLabel: string };
   inline?: boolean;
   className?: string;
+  /** The secret is a new API key: the page's quick start shows it while the page is open. */
+  isApiKey?: boolean;
 }
 
-export function SecretForm({ secretName, children, ...props }: SecretFormProps) {
+export function SecretForm({ secretName, children, isApiKey, ...props }: SecretFormProps) {
   const [created, setCreated] = useState<CreatedSecret | null>(null);
+  const keyCreated = useKeyCreated();
+  const onSuccess = (secret: CreatedSecret) => {
+    setCreated(secret);
+    if (isApiKey) keyCreated(secret.secret);
+  };
   return (
     <div className={props.className}>
-      <ActionForm {...props} className={undefined} onSuccess={setCreated} resetOnSuccess>
+      <ActionForm {...props} className={undefined} onSuccess={onSuccess} resetOnSuccess>
         {children}
       </ActionForm>
       {created ? (

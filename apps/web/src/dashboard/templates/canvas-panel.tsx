@@ -61,11 +61,11 @@ export function CanvasPanel({ csrfToken, source, data, canvas, sizes, onSizesCha
   };
 
   return (
-    <section aria-labelledby={`${id}-title`} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id={`${id}-title`} className="text-base font-semibold">
+    <section aria-labelledby={`${id}-title`} className="space-y-4">
+      <h2 id={`${id}-title`} className="text-sm font-semibold">
         Canvas, pages and sizes
       </h2>
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid gap-4">
         <div>
           <h3 className="text-sm font-semibold">Canvas pages</h3>
           <p className="text-sm text-slate-600">{canvas ? `Each page is ${canvas.width}×${canvas.height} pixels.` : 'Declare <meta name="svc-canvas" content="WIDTHxHEIGHT"> to make this a canvas.'}</p>
@@ -147,7 +147,7 @@ export function CanvasPanel({ csrfToken, source, data, canvas, sizes, onSizesCha
           </ErrorState>
         ) : null}
         {adapted.length > 0 ? (
-          <ul className="grid grid-cols-2 gap-3 md:grid-cols-4" aria-label="Adapted sizes">
+          <ul className="grid grid-cols-2 gap-3" aria-label="Adapted sizes">
             {adapted.map(({ name, result }) => (
               <li key={`${result.width}x${result.height}`} className="space-y-2 rounded-md border border-slate-200 p-2 text-sm">
                 <p className="font-medium">
@@ -156,7 +156,7 @@ export function CanvasPanel({ csrfToken, source, data, canvas, sizes, onSizesCha
                 {'source' in result ? (
                   <>
                     {result.html ? (
-                      <PreviewFrame html={result.html} title={`Thumbnail ${result.width}×${result.height}`} canvas={{ width: result.width, height: result.height }} displayWidth={200} className="border border-slate-200" />
+                      <PreviewFrame html={result.html} title={`Thumbnail ${result.width}×${result.height}`} canvas={{ width: result.width, height: result.height }} displayWidth={150} className="border border-slate-200" />
                     ) : (
                       <p className="text-slate-600">No thumbnail: the data does not fill this size.</p>
                     )}

@@ -46,7 +46,10 @@ const marksField = StateField.define<DecorationSet>({
 const theme = EditorView.theme({
   '&': { fontSize: '13px', height: '100%' },
   '.cm-scroller': { fontFamily: '"DejaVu Sans Mono", "Liberation Mono", ui-monospace, monospace' },
-  '.cm-svc-error-line': { backgroundColor: 'rgba(220, 38, 38, 0.12)' },
+  // the cursor's line is marked by a bar at its start: any tint behind it would take the tag
+  // names' colour under the contrast text needs
+  '.cm-activeLine': { backgroundColor: 'transparent !important', boxShadow: 'inset 3px 0 0 #a5b4fc' },
+  '.cm-svc-error-line, .cm-activeLine.cm-svc-error-line': { backgroundColor: 'rgba(220, 38, 38, 0.12) !important' },
   '.cm-svc-error-column': { textDecoration: 'underline wavy #dc2626', backgroundColor: 'rgba(220, 38, 38, 0.25)' },
 });
 
@@ -105,6 +108,7 @@ export default function CodeEditor({ value, onChange, marks = [], label, focusLi
       ref={ref}
       value={value}
       height={height}
+      className="h-full"
       extensions={extensions}
       onChange={onChange}
       onCreateEditor={(view) => view.dispatch({ effects: setMarks.of(marks) })}

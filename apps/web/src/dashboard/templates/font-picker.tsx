@@ -18,11 +18,11 @@ const groups: { category: FontCategory; title: string }[] = [
  */
 export function FontPicker({ onInsert }: { onInsert: (declaration: string) => void }) {
   return (
-    <details className="rounded-lg border border-slate-200 bg-white" data-testid="font-picker">
-      <summary className="cursor-pointer px-3 py-2 text-sm font-semibold">
-        Fonts <span className="font-normal text-slate-500">(installed on every render worker)</span>
-      </summary>
-      <div className="space-y-4 border-t border-slate-200 p-3 text-sm">
+    <section aria-labelledby="fonts-title" className="space-y-4 text-sm" data-testid="font-picker">
+      <h2 id="fonts-title" className="font-semibold">
+        Fonts <span className="font-normal text-slate-600">(installed on every render worker)</span>
+      </h2>
+      <div className="space-y-4">
         <p className="text-slate-600">
           {metricCompatibleAliases.map((alias) => `${alias.name} draws as ${alias.family}`).join('; ')}, with the same widths. Text in other scripts and emoji
           finds a Noto face by itself; mark CJK text with <code>lang</code>. Brand fonts load with <code>@font-face</code>. Samples below use the fonts of this
@@ -59,6 +59,6 @@ export function FontPicker({ onInsert }: { onInsert: (declaration: string) => vo
           </section>
         ))}
       </div>
-    </details>
+    </section>
   );
 }

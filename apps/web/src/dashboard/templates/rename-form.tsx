@@ -11,11 +11,13 @@ export function RenameForm({ csrfToken, templateId, name, tags }: { csrfToken: s
   const router = useRouter();
   const id = useId();
   return (
-    <details className="rounded-lg border border-slate-200 bg-white px-4 py-2">
-      <summary className="cursor-pointer text-sm font-medium text-slate-800">Name and tags</summary>
-      <ActionForm action={renameTemplateAction} csrfToken={csrfToken} submitLabel="Save name and tags" successMessage="Saved." onSuccess={() => router.refresh()} className="mt-3 pb-2">
+    <section aria-labelledby={`${id}-title`} className="space-y-3">
+      <h2 id={`${id}-title`} className="text-sm font-semibold">
+        Name and tags
+      </h2>
+      <ActionForm action={renameTemplateAction} csrfToken={csrfToken} submitLabel="Save name and tags" successMessage="Saved." onSuccess={() => router.refresh()}>
         <input type="hidden" name="templateId" value={templateId} />
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid gap-3">
           <div className="space-y-1">
             <Label htmlFor={`${id}-name`}>Name</Label>
             <Input id={`${id}-name`} name="name" defaultValue={name ?? ''} maxLength={120} />
@@ -29,6 +31,6 @@ export function RenameForm({ csrfToken, templateId, name, tags }: { csrfToken: s
           </div>
         </div>
       </ActionForm>
-    </details>
+    </section>
   );
 }

@@ -23,12 +23,14 @@ export interface TestRenderPanelProps {
   sizes: SizeVariant[];
   dirty: boolean;
   archived: boolean;
+  /** told of each finished render, so the workspace can show its problems beside the preview */
+  onRendered?: (done: Done) => void;
 }
 
-type Done = Extract<TestRenderOutcome, { jobId: string }>;
+export type Done = Extract<TestRenderOutcome, { jobId: string }>;
 
 /** A real render of the saved version with the editor's data (one credit, like any render), with its download. */
-export function TestRenderPanel({ csrfToken, templateId, version, data, output, sizes, dirty, archived }: TestRenderPanelProps) {
+export function TestRenderPanel({ csrfToken, templateId, version, data, output, sizes, dirty, archived, onRendered }: TestRenderPanelProps) {
   const id = useId();
   const [kind, setKind] = useState<'pdf' | 'png' | 'jpeg' | 'webp'>(output.type === 'pdf' ? 'pdf' : output.format);
   const [sizeId, setSizeId] = useState('');
@@ -52,16 +54,17 @@ export function TestRenderPanel({ csrfToken, templateId, version, data, output, 
     if (!result.ok) return setProblem({ message: result.message, code: result.code });
     if ('error' in result.data) return setProblem(result.data.error);
     setDone(result.data);
+    onRendered?.(result.data);
     if (result.data.status !== 'succeeded') setProblem({ message: result.data.status === 'failed' ? 'The render failed.' : 'The render is still running; find it under Renders.', code: result.data.errorCode ?? result.data.status });
   };
 
   return (
-    <section aria-labelledby={`${id}-title`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id={`${id}-title`} className="text-base font-semibold">
+    <section aria-labelledby={`${id}-title`} className="space-y-3">
+      <h2 id={`${id}-title`} className="text-sm font-semibold">
         Test render
       </h2>
       <p className="text-sm text-slate-600">
-        Renders saved version {version} with the data above, as a real render (one credit).
+        Renders saved version {version} with the data of the Data tab, as a real render (one credit).
         {dirty ? ' Unsaved changes are not included: save them first.' : ''}
       </p>
       <div className="flex flex-wrap items-end gap-2">

@@ -32,8 +32,16 @@ interface Comparison {
 /** Version history: open any version, and compare two side by side with the changed pixels marked. */
 export function VersionPanel({ csrfToken, templateId, versions, current, data, canvas }: VersionPanelProps) {
   const id = useId();
-  const [left, setLeft] = useState(String(versions[1]?.version ?? versions[0]?.version ?? 1));
-  const [right, setRight] = useState(String(versions[0]?.version ?? 1));
+  const newest = versions[0]?.version ?? 1;
+  const [left, setLeft] = useState(String(versions[1]?.version ?? newest));
+  const [right, setRight] = useState(String(newest));
+  // a version saved meanwhile: the comparison offered first is again the newest with the one before
+  const [seenNewest, setSeenNewest] = useState(newest);
+  if (seenNewest !== newest) {
+    setSeenNewest(newest);
+    setLeft(String(versions[1]?.version ?? newest));
+    setRight(String(newest));
+  }
   const [comparing, setComparing] = useState(false);
   const [comparison, setComparison] = useState<Comparison | null>(null);
   const [problem, setProblem] = useState<{ message: string; code: string } | null>(null);
@@ -58,11 +66,11 @@ export function VersionPanel({ csrfToken, templateId, versions, current, data, c
     </option>
   ));
   return (
-    <section aria-labelledby={`${id}-title`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id={`${id}-title`} className="text-base font-semibold">
+    <section aria-labelledby={`${id}-title`} className="space-y-3">
+      <h2 id={`${id}-title`} className="text-sm font-semibold">
         Version history
       </h2>
-      <ol className="max-h-48 space-y-1 overflow-auto text-sm" aria-label="Versions, newest first">
+      <ol className="space-y-1 text-sm" aria-label="Versions, newest first">
         {versions.map((item) => (
           <li key={item.version} className="flex items-center justify-between gap-2">
             <span>
@@ -99,7 +107,7 @@ export function VersionPanel({ csrfToken, templateId, versions, current, data, c
           </Button>
         </div>
       )}
-      <p className="text-xs text-slate-600">Both versions are rendered with the data above; comparisons are free and do not use credits.</p>
+      <p className="text-xs text-slate-600">Both versions are rendered with the data of the Data tab; comparisons are free and do not use credits.</p>
       {problem ? (
         <ErrorState title="The versions could not be compared" code={problem.code}>
           {problem.message}
@@ -110,7 +118,7 @@ export function VersionPanel({ csrfToken, templateId, versions, current, data, c
           <p role="status" className="text-sm">
             {comparison.changedShare === 0 ? 'No visible difference.' : `${(comparison.changedShare * 100).toFixed(1)}% of the pixels changed (red).`}
           </p>
-          <div className="grid grid-cols-3 gap-2">
+          <div className="grid grid-cols-2 gap-2">
             <figure>
               <img src={comparison.images[0]} alt={`Render of version ${comparison.versions[0]}`} className="w-full border border-slate-200" />
               <figcaption className="text-xs text-slate-600">Version {comparison.versions[0]}</figcaption>

@@ -9,7 +9,6 @@ import { TemplateEditor } from '../../../../src/dashboard/templates/template-edi
 import type { OutputChoice } from '../../../../src/dashboard/templates/test-render-panel.tsx';
 import { Badge } from '../../../../src/dashboard/ui/badge.tsx';
 import { buttonClass } from '../../../../src/dashboard/ui/button.tsx';
-import { PageHeader } from '../../../../src/dashboard/ui/card.tsx';
 
 export const metadata = { title: 'Template editor' };
 
@@ -62,30 +61,28 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
     : null;
 
   return (
-    <div className="space-y-4">
-      <PageHeader
-        title={template.name ?? 'Untitled template'}
-        description={
-          <span className="inline-flex flex-wrap items-center gap-2">
+    <div className="flex min-h-0 flex-1 flex-col gap-2">
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
+        <div className="flex min-w-0 flex-wrap items-baseline gap-x-3 gap-y-1">
+          <h1 className="text-xl font-semibold tracking-tight text-slate-900">{template.name ?? 'Untitled template'}</h1>
+          <span className="inline-flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <span className="font-mono text-xs">{template.id}</span>
             {template.tags.map((tag) => (
               <Badge key={tag}>{tag}</Badge>
             ))}
             {template.archivedAt ? <Badge tone="warning">Archived</Badge> : null}
           </span>
-        }
-        actions={
-          <>
-            <a className={buttonClass('secondary')} href="/dashboard/templates">
-              All templates
-            </a>
-            <ArchiveForm csrfToken={session.csrfToken} templateId={template.id} archived={template.archivedAt !== null} />
-          </>
-        }
-      />
-      <RenameForm csrfToken={session.csrfToken} templateId={template.id} name={template.name} tags={template.tags} />
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <a className={buttonClass('secondary')} href="/dashboard/templates">
+            All templates
+          </a>
+          <ArchiveForm csrfToken={session.csrfToken} templateId={template.id} archived={template.archivedAt !== null} />
+        </div>
+      </div>
       <TemplateEditor
-        key={`${template.id}-${version.version}`}
+        // one editor per template: a save hands it the new version without starting it over
+        key={template.id}
         csrfToken={session.csrfToken}
         template={{ id: template.id, name: template.name, inputMode: template.inputMode, archived: template.archivedAt !== null, latestVersion: template.latestVersion }}
         version={{ version: version.version, source: version.source, schema: version.schema, sizes: version.sizes as unknown as SizeVariant[] }}
@@ -94,6 +91,7 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
         output={output}
         justSaved={one(search.saved) === String(version.version)}
         brandKit={brandKit}
+        details={<RenameForm csrfToken={session.csrfToken} templateId={template.id} name={template.name} tags={template.tags} />}
       />
     </div>
   );
