@@ -167,7 +167,7 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
   const shownHtml = render.state === 'loading' ? null : render.html;
 
   return (
-    <div className="flex h-full flex-col" onKeyDown={onKeyDown} data-testid="visual-editor">
+    <div className="flex min-h-full flex-col" onKeyDown={onKeyDown} data-testid="visual-editor">
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-2 text-sm">
         <label htmlFor={`${id}-size`}>Canvas size</label>
         <select
@@ -214,7 +214,8 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
           {notice}
         </p>
       ) : null}
-      <div className="min-h-0 flex-1 overflow-auto bg-slate-100 p-3">
+      {/* the canvas keeps its height; the pane scrolls to the panel below it */}
+      <div className="shrink-0 bg-slate-100 p-3">
         {!canvas || !pageId ? (
           <p className="py-16 text-center text-sm text-slate-600">
             The visual editor edits canvas pages: declare the canvas size and mark a page with data-svc-page to use it.
@@ -236,10 +237,10 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
           />
         )}
       </div>
-      <div className="grid gap-3 border-t border-slate-200 p-3 md:grid-cols-[minmax(0,14rem)_1fr]">
+      <div className="grid gap-3 border-t border-slate-200 p-3">
         <section aria-label="Layers">
           <h3 className="mb-1 text-sm font-semibold">Layers</h3>
-          <ul className="max-h-48 space-y-0.5 overflow-auto text-sm">
+          <ul className="max-h-40 space-y-0.5 overflow-auto text-sm">
             {layers.map((layer) => (
               <li key={layer.index}>
                 <button
