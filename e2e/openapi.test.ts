@@ -21,6 +21,11 @@ describe('GET /v1/openapi.json', () => {
       expect(described.operationId).toBe(operation.operationId);
       for (const status of Object.keys(operation.responses)) expect(described.responses[status]).toBeDefined();
       if (operation.body) expect(described.requestBody.content['application/json'].schema).toBeDefined();
+      // a published example is a body the server takes (reference pages copy it into their requests)
+      if (operation.body?.example !== undefined) {
+        expect(described.requestBody.content['application/json'].example).toEqual(operation.body.example);
+        expect(operation.body.schema.safeParse(operation.body.example).success, operation.operationId).toBe(true);
+      }
       if (operation.auth === 'bearer') {
         expect(described.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/ErrorEnvelope');
         expect(described.responses['403'].description).toContain('account_suspended');

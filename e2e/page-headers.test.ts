@@ -12,7 +12,7 @@ import { useBrowser } from './support/browser.ts';
 import { freePort, startProcess, stopProcess, waitFor } from './support/global-setup.ts';
 import { signIn, signInPath } from './support/sessions.ts';
 
-const sitePages = ['/', '/testimonials', '/auth/confirm-email', '/sign-in'];
+const sitePages = ['/', '/status', '/docs', '/testimonials', '/auth/confirm-email', '/sign-in'];
 const dashboardPages = [
   '/dashboard',
   '/dashboard/account',

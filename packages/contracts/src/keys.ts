@@ -74,7 +74,7 @@ export const createApiKeyOperation = defineOperation({
   summary: 'Create an API key',
   description: 'The secret is returned only in this response.',
   auth: 'bearer',
-  body: { schema: NewApiKey, maxBytes: keyBodyLimit },
+  body: { schema: NewApiKey, maxBytes: keyBodyLimit, example: { name: 'Production' } },
   responses: { 201: { description: 'The new key with its secret', schema: ApiKeyWithSecret } },
   errors: [...jsonBodyErrors, 'key_limit_reached'],
 });

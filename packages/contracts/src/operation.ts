@@ -28,6 +28,12 @@ export interface JsonBody {
   invalidCode?: ErrorCode;
   /** What a request without a body (no Content-Type, no bytes) stands for; unset, such a request is refused. */
   emptyBody?: unknown;
+  /**
+   * A body that works as sent: published as the request's example, which reference pages put in
+   * their copyable requests (the schema alone would give them empty strings). e2e/openapi.test.ts
+   * parses each with its schema.
+   */
+  example?: unknown;
 }
 
 /** A request body of raw bytes (uploads), not JSON. */

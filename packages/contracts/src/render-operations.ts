@@ -41,7 +41,13 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
       'job is durable. A repeated Idempotency-Key with the same logical request replays the same job.',
     auth: 'bearer',
     idempotencyKey: 'optional',
-    body: { schema: kind === 'pdf' ? PdfRequest : ImageRequest, maxBytes: renderBodyLimit },
+    body: {
+      schema: kind === 'pdf' ? PdfRequest : ImageRequest,
+      maxBytes: renderBodyLimit,
+      // the image shape has none: Redocly's example check misreads ImageOptions' if/then rules
+      // (unevaluated properties) and would warn on any image body, valid ones included
+      ...(kind === 'pdf' ? { example: { html: '<h1>Hello</h1>' } } : {}),
+    },
     responses: {
       200: { description: 'The job reached a terminal state', schema: schemas.job },
       202: { description: 'The job is queued or running', schema: schemas.job },

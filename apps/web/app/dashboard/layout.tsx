@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import '../../src/dashboard/styles.css';
 import { NavLinks } from '../../src/dashboard/nav-links.tsx';
 import { requireSession } from '../../src/dashboard/session.ts';
+import { LogoMark } from '../../src/site/logo-mark.tsx';
 import { signOut } from '../../src/dashboard/sign-out-action.ts';
 import { ActionForm } from '../../src/dashboard/ui/action-form.tsx';
 
@@ -21,7 +22,8 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       </a>
       <header className="border-b border-slate-200 bg-white">
         <div className="dashboard-width mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <a href="/dashboard" className="text-base font-semibold text-slate-900">
+          <a href="/dashboard" className="flex items-center gap-2 text-base font-semibold text-slate-900">
+            <LogoMark />
             Rendering Service
           </a>
           <div className="flex items-center gap-3 text-sm text-slate-700">

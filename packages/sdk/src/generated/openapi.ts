@@ -2881,6 +2881,11 @@ export interface operations {
         /** @description JSON body of at most 16384 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Production"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewApiKey"];
             };
         };
@@ -3320,6 +3325,11 @@ export interface operations {
         /** @description JSON body of at most 16777216 bytes. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "html": "<h1>Hello</h1>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PdfRequest"];
             };
         };

@@ -5,8 +5,9 @@ import { handle, type OperationHandlers } from '../handle.ts';
 let document: ReturnType<typeof buildOpenApiDocument> | undefined;
 
 export const publicHandlers = {
-  getOpenApi: handle(getOpenApiOperation, async () => {
-    document ??= buildOpenApiDocument(operations, { serverUrl: process.env.SVC_PUBLIC_URL });
+  getOpenApi: handle(getOpenApiOperation, async ({ ctx }) => {
+    // the address the service answers on, so the requests a reader copies from /docs work as pasted
+    document ??= buildOpenApiDocument(operations, { serverUrl: ctx.config.publicUrl });
     return { status: 200, body: document, headers: { 'cache-control': 'public, max-age=300' } };
   }),
 
