@@ -33,6 +33,7 @@ export { listBrandKits } from './brand-kits/list-brand-kits.ts';
 export { openBrandAsset } from './brand-kits/open-brand-asset.ts';
 export { replaceBrandAsset } from './brand-kits/replace-brand-asset.ts';
 export { updateBrandKit } from './brand-kits/update-brand-kit.ts';
+export { defaultBrandKitId } from './templates/canvas.ts';
 export { grantAccountCredits } from './credits/grant-account-credits.ts';
 export { freeMonthlyCredits, planTerms } from './credits/plans.ts';
 export { resetMonthlyCredits } from './credits/reset-monthly-credits.ts';

@@ -14,3 +14,5 @@ function Loading({ label }: { label: string }) {
 // CodeMirror and the schema form run only in the browser and stay out of the first-load bundle.
 export const LazyCodeEditor = dynamic(() => import('./code-editor.tsx'), { ssr: false, loading: () => <Loading label="editor" /> });
 export const LazySchemaForm = dynamic(() => import('./schema-form.tsx'), { ssr: false, loading: () => <Loading label="form" /> });
+// The visual editor (react-moveable, react-selecto) measures the canvas in the browser only.
+export const LazyVisualEditor = dynamic(() => import('./visual/visual-editor.tsx'), { ssr: false, loading: () => <Loading label="visual editor" /> });

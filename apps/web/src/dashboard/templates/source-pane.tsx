@@ -15,8 +15,10 @@ export interface SourcePaneProps {
   insertion: { text: string; nonce: number } | null;
   /** controls at the end of the pane's title bar, such as a choice between ways of editing */
   tools?: ReactNode;
-  /** what fills the pane instead of the code editor (another way of editing the same source) */
+  /** another way of editing the same source, laid over the pane (the code editor stays mounted under it) */
   children?: ReactNode;
+  /** hides the code editor while the children show */
+  codeHidden?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface SourcePaneProps {
  * (or whatever other editor of the source the children bring). The editor keeps its cursor and
  * scroll while the page around it refreshes, since this pane stays mounted across saves.
  */
-export function SourcePane({ source, onSourceChange, marks, focusLine, insertion, tools, children }: SourcePaneProps) {
+export function SourcePane({ source, onSourceChange, marks, focusLine, insertion, tools, children, codeHidden = false }: SourcePaneProps) {
   return (
     <section aria-labelledby="source-title" className="flex min-h-[28rem] min-w-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white lg:min-h-0">
       <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-2">
@@ -34,11 +36,10 @@ export function SourcePane({ source, onSourceChange, marks, focusLine, insertion
         {tools}
       </div>
       <div className="relative min-h-0 flex-1" data-testid="source-editor">
-        {children ?? (
-          <div className="absolute inset-0">
-            <LazyCodeEditor value={source} onChange={onSourceChange} marks={marks} label="Template source" focusLine={focusLine} insertion={insertion} height="100%" />
-          </div>
-        )}
+        {children}
+        <div className="absolute inset-0" hidden={codeHidden}>
+          <LazyCodeEditor value={source} onChange={onSourceChange} marks={marks} label="Template source" focusLine={focusLine} insertion={insertion} height="100%" />
+        </div>
       </div>
     </section>
   );

@@ -17,7 +17,10 @@ import { SchemaPanel } from './schema-panel.tsx';
 import { canvasOf } from './source-facts.ts';
 import { SourcePane } from './source-pane.tsx';
 import { TestRenderPanel, type OutputChoice } from './test-render-panel.tsx';
+import { LazyVisualEditor } from './lazy.tsx';
 import { VersionPanel } from './version-panel.tsx';
+import type { VisualBrandKit } from './visual/inspector.tsx';
+import { SourceViewSwitch } from './visual/source-view-switch.tsx';
 import { WorkspaceTabs } from './workspace-tabs.tsx';
 
 export interface EditorTemplate {
@@ -46,6 +49,8 @@ export interface TemplateEditorProps {
   justSaved?: boolean;
   /** the template's name and tags form, shown in the side panel's Details tab */
   details?: ReactNode;
+  /** The brand kit the version's source names (svc-brand-kit): its colours and fonts in the visual editor. */
+  brandKit?: VisualBrandKit | null;
 }
 
 /** Waiting this long after the last keystroke before asking for a preview. */
@@ -60,7 +65,7 @@ type SaveOutcome = { ok: true; version: number } | { ok: false; message: string;
  * the canvas sizes, the versions, the test render, the fonts and the details. Saving keeps
  * the workspace as it stands (cursor, scroll, data, open tab) and its notice stays in sight.
  */
-export function TemplateEditor({ csrfToken, template, version, versions, initialData, output, justSaved = false, details }: TemplateEditorProps) {
+export function TemplateEditor({ csrfToken, template, version, versions, initialData, output, justSaved = false, details, brandKit = null }: TemplateEditorProps) {
   const router = useRouter();
   const [source, setSource] = useState(version.source);
   const [schemaText, setSchemaText] = useState(schemaTextOf(version.schema));
@@ -70,6 +75,9 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
   const [focusLine, setFocusLine] = useState<{ line: number; column?: number; nonce: number } | null>(null);
   const [insertion, setInsertion] = useState<{ text: string; nonce: number } | null>(null);
   const [saving, setSaving] = useState(false);
+  // canvas templates can be edited visually; once opened the visual view stays mounted, so its undo history survives a look at the code
+  const [sourceView, setSourceView] = useState<'visual' | 'code'>('code');
+  const [visualOpened, setVisualOpened] = useState(false);
   const [saved, setSaved] = useState<SaveOutcome | null>(justSaved ? { ok: true, version: version.version } : null);
   const [rendered, setRendered] = useState<RenderedTest | null>(null);
   const [tab, setTab] = useState('data');
@@ -230,7 +238,31 @@ export function TemplateEditor({ csrfToken, template, version, versions, initial
       ) : null}
 
       <div className="grid min-h-0 flex-1 gap-3 lg:grid-cols-2 xl:grid-cols-[minmax(0,1.25fr)_minmax(0,1fr)_22rem]">
-        <SourcePane source={source} onSourceChange={setSource} marks={marks} focusLine={focusLine} insertion={insertion} />
+        <SourcePane
+          source={source}
+          onSourceChange={setSource}
+          marks={marks}
+          focusLine={focusLine}
+          insertion={insertion}
+          tools={
+            canvas ? (
+              <SourceViewSwitch
+                view={sourceView}
+                onChange={(view) => {
+                  setSourceView(view);
+                  if (view === 'visual') setVisualOpened(true);
+                }}
+              />
+            ) : null
+          }
+          codeHidden={Boolean(canvas) && sourceView === 'visual'}
+        >
+          {canvas && visualOpened ? (
+            <div className="absolute inset-0 overflow-auto" hidden={sourceView !== 'visual'} role="region" aria-label="Visual editor">
+              <LazyVisualEditor csrfToken={csrfToken} source={source} onSourceChange={setSource} sizes={sizes} onSizesChange={setSizes} data={data} brandKit={brandKit} />
+            </div>
+          ) : null}
+        </SourcePane>
         <PreviewPane preview={preview} canvas={canvas} rendered={rendered} onPickLine={pickLine} />
         <aside aria-label="Data, schema, versions and test render" className="flex min-h-[28rem] min-w-0 flex-col overflow-hidden rounded-lg border border-slate-200 bg-white lg:col-span-2 xl:col-span-1 xl:min-h-0">
           <WorkspaceTabs label="Template tools" tabs={tabs} selected={tab} onSelect={setTab} className="flex-1" />

@@ -1,4 +1,4 @@
-import { DomainError, findStarter, getTemplate, getTemplateVersion, listTemplateVersions, starterSampleData } from '@svc/core';
+import { DomainError, defaultBrandKitId, findStarter, getBrandKit, getTemplate, getTemplateVersion, listTemplateVersions, starterSampleData } from '@svc/core';
 import type { SizeVariant } from '@svc/contracts';
 import { notFound } from 'next/navigation';
 import { requireSession } from '../../../../src/dashboard/session.ts';
@@ -48,6 +48,18 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
         ? { type: 'image', format: 'png', width: canvas.width, height: canvas.height }
         : { type: 'pdf' };
 
+  // the visual editor offers the colours and fonts of the kit the source names (an archived or unknown kit offers none)
+  const kitId = defaultBrandKitId(version.source);
+  const brandKit = kitId
+    ? await getBrandKit(session.ctx, { accountId: session.accountId, brandKitId: kitId }).then(
+        ({ kit, assets }) =>
+          kit.archivedAt === null
+            ? { id: kit.id, name: kit.name, colours: kit.colours, fonts: assets.flatMap((asset) => (asset.kind === 'font' && asset.fontFamily ? [asset.fontFamily] : [])) }
+            : null,
+        () => null,
+      )
+    : null;
+
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2">
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1">
@@ -78,6 +90,7 @@ export default async function TemplateEditorPage({ params, searchParams }: { par
         initialData={sample}
         output={output}
         justSaved={one(search.saved) === String(version.version)}
+        brandKit={brandKit}
         details={<RenameForm csrfToken={session.csrfToken} templateId={template.id} name={template.name} tags={template.tags} />}
       />
     </div>
