@@ -13,7 +13,7 @@ import { auditResourceHints } from './resource-hints.ts';
 import type { Prepared } from './sandbox-stock.ts';
 import { openTripwire } from './tripwire.ts';
 import { type JobFindings, Violations } from './violations.ts';
-import { inspectPage, type PageInspection } from '../report/inspect-page.ts';
+import { finishLook, lookAtContent, type PageInspection } from '../report/inspect-page.ts';
 
 export interface SandboxOptions {
   /** the isolation boundary; omitted: the sandbox serves this job only */
@@ -109,12 +109,16 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
       }
       await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
       await auditResourceHints(session, violations);
+      // the report's look at the content changes nothing in the page: it runs beside the capture
+      // (sent before the capture starts)
+      const content = look ? lookAtContent(session, look.inspection) : null;
       const captured = await capture(page, session);
-      // after the capture: what the look changes (a PDF's root laid out at the printable width)
-      // then costs no layout the capture would have to undo, and the reset discards the document
+      // after the capture: what the rest of the look changes (a PDF's root laid out at the
+      // printable width) costs no layout the capture would have to undo, and the reset
+      // discards the document
       if (look) {
         handOff!(captured);
-        await inspectPage(session, look.found, look.inspection, captured);
+        await finishLook(session, look.found, look.inspection, content!, captured);
       }
       return captured;
     }).finally(unsetFindings);

@@ -1,6 +1,7 @@
-// The report's look at the loaded page, after the capture: script it holds, layout problems,
-// characters no font draws, resources that did not arrive whole, and the fonts it uses. One
-// evaluation does most of it; the rest runs only when there is something to look at.
+// The report's look at the loaded page, beside and after the capture: script it holds, layout
+// problems, characters no font draws, resources that did not arrive whole, and the fonts it
+// uses. One evaluation beside the capture does most of it; the rest runs only when there is
+// something to look at.
 import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
 import { callIsolated } from '../browser/isolated-world.ts';
@@ -66,6 +67,8 @@ const NO_GLYPH = '\u{10FFFD}';
 interface Inspected {
   scriptElements: number;
   eventHandlers: number;
+  /** elements that can clip their content, by the style sheets; -1: unknown (every element is measured) */
+  clipCandidates: number;
   clipped: { selector: string; context: string; box: { width: number; height: number }; content: { width: number; height: number } }[];
   wide: { selector: string; width: number; page_width: number }[];
   characters: string;
@@ -86,19 +89,44 @@ interface MissingGlyph {
 }
 
 /**
- * Inspects the loaded page for the report, in the service's isolated world (out of reach of the
- * document's script). A look that fails (the page gone) leaves the report without what it
- * would have found; it never fails the render, which goes on to capture and fails there.
+ * The report's look at the loaded page, in the service's isolated world (out of reach of the
+ * document's script), in two steps. `lookAtContent` is sent as the capture starts and runs
+ * beside it: it changes nothing in the page (script, characters, images, fonts that failed,
+ * and for an image its layout, measured at the size it is captured at). `finishLook` follows
+ * the capture: a PDF's layout needs the printed file (was anything shrunk to fit the page?)
+ * and a relayout at the printable width, so it is measured then, and only when there is
+ * something to measure. A look that fails (the page gone) leaves the report without what it
+ * would have found; it never fails the render.
  */
-export async function inspectPage(session: CDPSession, found: FindingsCollector, inspection: PageInspection, captured: unknown): Promise<void> {
+export function lookAtContent(session: CDPSession, inspection: PageInspection): Promise<Inspected | null> {
+  const image = !inspection.fitRoot;
+  const options = { ...limits, quoteChars: maxReportQuoteChars, pageWidth: inspection.pageWidth, fitRootTo: null, content: true, layout: image, checkWidth: image, sampleFonts: inspection.fonts === 'page' };
+  return (callIsolated(session, 'inspectPage', INSPECT_PAGE, options) as Promise<Inspected>).catch(() => null);
+}
+
+/** Completes the look begun by lookAtContent once the capture is made, and adds what both found to the findings. */
+export async function finishLook(session: CDPSession, found: FindingsCollector, inspection: PageInspection, content: Promise<Inspected | null>, captured: unknown): Promise<void> {
   try {
+    const seen = await content;
+    if (!seen) return;
+    let layout: Pick<Inspected, 'clipped' | 'wide' | 'samples' | 'sampledChars'> = seen;
     const printed = inspection.fitRoot && captured instanceof Uint8Array ? { bytes: captured, text: latin1(captured) } : null;
-    // Chromium shrinks a document wider than the page to fit: a file drawn at its own scale had
-    // nothing past the printable width, and no element's width needs measuring
-    const fit = printed ? printedFit(printed.bytes, printed.text, inspection.scale) : null;
-    const checkWidth = fit === null || fit < 1 - FIT_TOLERANCE;
-    const sampleFonts = inspection.fonts === 'page' || (printed !== null && hasUnnamedFaces(printed.text));
-    const samples = await inspect(session, found, inspection, { checkWidth, sampleFonts });
+    if (printed) {
+      // Chromium shrinks a document wider than the page to fit: a file drawn at its own scale
+      // had nothing past the printable width, and no element's width needs measuring
+      const fit = printedFit(printed.bytes, printed.text, inspection.scale);
+      const checkWidth = fit === null || fit < 1 - FIT_TOLERANCE;
+      // faces the file does not name are asked of the page, by samples the content look took only for web fonts
+      const sampleFonts = hasUnnamedFaces(printed.text) && seen.samples.length === 0;
+      const measure = checkWidth || seen.clipCandidates !== 0;
+      layout = { clipped: [], wide: [], samples: seen.samples, sampledChars: seen.sampledChars };
+      if (measure || sampleFonts) {
+        const options = { ...limits, quoteChars: maxReportQuoteChars, pageWidth: inspection.pageWidth, fitRootTo: inspection.pageWidth, content: false, layout: measure, checkWidth, sampleFonts };
+        const measured = (await callIsolated(session, 'inspectPage', INSPECT_PAGE, options)) as Inspected;
+        layout = { clipped: measured.clipped, wide: measured.wide, ...(sampleFonts ? { samples: measured.samples, sampledChars: measured.sampledChars } : { samples: seen.samples, sampledChars: seen.sampledChars }) };
+      }
+    }
+    const samples = await addProblems(session, found, inspection, seen, layout);
     const askPage = () => fontsInUse(session, samples, found.brandFamilies);
     if (inspection.fonts === 'page') found.fonts(await askPage());
     else if (printed) await reportPrintedFaces(found, printed.text, samples.webFonts, askPage);
@@ -108,16 +136,13 @@ export async function inspectPage(session: CDPSession, found: FindingsCollector,
 }
 
 /** Adds the page's problems and script counts to the findings; answers its font samples for the fonts list. */
-async function inspect(session: CDPSession, found: FindingsCollector, inspection: PageInspection, look: { checkWidth: boolean; sampleFonts: boolean }): Promise<FontSamples> {
-  const options = {
-    ...limits,
-    ...look,
-    quoteChars: maxReportQuoteChars,
-    pageWidth: inspection.pageWidth,
-    fitRootTo: inspection.fitRoot ? inspection.pageWidth : null,
-  };
-  const seen = (await callIsolated(session, 'inspectPage', INSPECT_PAGE, options)) as Inspected;
-
+async function addProblems(
+  session: CDPSession,
+  found: FindingsCollector,
+  inspection: PageInspection,
+  seen: Inspected,
+  layout: Pick<Inspected, 'clipped' | 'wide' | 'samples' | 'sampledChars'>,
+): Promise<FontSamples> {
   // the look runs in the service's isolated world, out of reach of the document's script; what
   // comes back from the page is still checked against the report's own schema before it is kept
   const add = (problem: unknown) => {
@@ -128,20 +153,20 @@ async function inspect(session: CDPSession, found: FindingsCollector, inspection
   const script = { script_elements: count(seen.scriptElements), event_handlers: count(seen.eventHandlers) };
   found.findings.script = script;
   if (inspection.javascript === 'disabled' && (script.script_elements > 0 || script.event_handlers > 0)) add({ type: 'script_disabled', ...script });
-  for (const clipped of seen.clipped) add({ type: 'clipped_content', ...clipped });
-  for (const wide of seen.wide) add({ type: 'wider_than_page', ...wide });
+  for (const clipped of layout.clipped) add({ type: 'clipped_content', ...clipped });
+  for (const wide of layout.wide) add({ type: 'wider_than_page', ...wide });
   for (const url of seen.images) add({ type: 'resource_failed', url: reportUrl(String(url)), reason: 'image_not_decoded', resource_type: 'image' });
   for (const url of seen.fonts) add({ type: 'resource_failed', url: reportUrl(String(url)), reason: 'font_not_loaded', resource_type: 'font' });
 
   const candidates = uncovered(String(seen.characters), await systemGlyphCoverage());
   if (candidates.length > 0) {
-    const locate = { ...options, characters: candidates, noGlyph: NO_GLYPH };
+    const locate = { ...limits, quoteChars: maxReportQuoteChars, characters: candidates, noGlyph: NO_GLYPH };
     const missing = (await callIsolated(session, 'locateMissingGlyphs', LOCATE_MISSING_GLYPHS, locate)) as MissingGlyph[];
     for (const glyph of missing) add({ type: 'missing_glyph', code_point: codePointName(String(glyph.character)), ...glyph });
   }
 
-  const scale = count(seen.sampledChars) > 0 ? count(seen.textChars) / count(seen.sampledChars) : 1;
-  return { samples: seen.samples, scale, webFonts: count(seen.webFonts) > 0 };
+  const scale = count(layout.sampledChars) > 0 ? count(seen.textChars) / count(layout.sampledChars) : 1;
+  return { samples: layout.samples, scale, webFonts: count(seen.webFonts) > 0 };
 }
 
 /** Characters that draw nothing by themselves (spaces, controls, format and variation characters) are never missing. */

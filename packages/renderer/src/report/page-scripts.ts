@@ -92,41 +92,47 @@ const CLIP_CANDIDATES = `
 `;
 
 /**
- * One pass over the document: script, boxes that clip their content, content past the page's
- * width, the distinct characters of its text, one element per font style (for the fonts list),
- * images that did not decode and web fonts that failed. For a PDF the root is laid out at the
- * printable width for the measurement (an adopted style sheet, removed before the function
- * returns: no resize event, no mutation a page observer could see).
+ * One pass over the document, in two parts the caller chooses (`options.content`,
+ * `options.layout`). Content, which changes nothing: script, the distinct characters of its
+ * text, images that did not decode, web fonts that failed, and how many boxes could clip.
+ * Layout: boxes that clip their content and content past the page's width; for a PDF the root
+ * is laid out at the printable width for the measurement (an adopted style sheet, removed
+ * before the function returns: no resize event, no mutation a page observer could see). Either
+ * part takes one element per font style (for the fonts list) when asked.
  */
 export const INSPECT_PAGE = `async (options) => {
   ${HELPERS}
   ${CLIP_CANDIDATES}
-  const result = { scriptElements: 0, eventHandlers: 0, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [], webFonts: 0 };
+  const result = { scriptElements: 0, eventHandlers: 0, clipCandidates: -1, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [], webFonts: 0 };
   const all = document.getElementsByTagName('*');
-  const scriptType = /^(|module|(text|application)\\/(x-)?(java|ecma)script|text\\/(jscript|livescript|javascript1\\.[0-5]))$/i;
-  for (const script of document.getElementsByTagName('script')) {
-    if (scriptType.test((script.getAttribute('type') || '').trim())) result.scriptElements++;
+  if (options.content) {
+    const scriptType = /^(|module|(text|application)\\/(x-)?(java|ecma)script|text\\/(jscript|livescript|javascript1\\.[0-5]))$/i;
+    for (const script of document.getElementsByTagName('script')) {
+      if (scriptType.test((script.getAttribute('type') || '').trim())) result.scriptElements++;
+    }
+    // counted by the document's own XPath engine: no element is wrapped for the look's world
+    result.eventHandlers = document.evaluate('count(//@*[starts-with(name(), "on")])', document, null, XPathResult.NUMBER_TYPE, null).numberValue;
   }
-  // counted by the document's own XPath engine: no element is wrapped for the look's world
-  result.eventHandlers = document.evaluate('count(//@*[starts-with(name(), "on")])', document, null, XPathResult.NUMBER_TYPE, null).numberValue;
 
   const root = document.documentElement;
   const body = document.body;
   let fitted = null;
-  // when nothing is wider than the page (a PDF's printed scale tells), only boxes that can clip
-  // need measuring; null: every element is
-  const clipping = body && !options.checkWidth ? clipCandidates(body) : null;
+  // when nothing is wider than the page (for a PDF its printed scale tells, for an image the
+  // document's scroll width), only boxes that can clip need measuring; null: every element is
+  const maybeWide = options.checkWidth && (options.fitRootTo !== null || root.scrollWidth > options.pageWidth + 1);
+  const clipping = body && !maybeWide ? clipCandidates(body) : null;
+  result.clipCandidates = clipping === null ? -1 : clipping.length;
   // A PDF is measured at its printable width: a relayout, only when there is something to
   // measure, and up to a bound (a relayout of a long document costs more than the rest together;
   // past the bound its width is not checked)
-  const fits = options.fitRootTo !== null && (clipping === null || clipping.length > 0) && all.length <= options.maxFitElements;
+  const fits = options.layout && options.fitRootTo !== null && (clipping === null || clipping.length > 0) && all.length <= options.maxFitElements;
   if (fits) {
     fitted = new CSSStyleSheet();
     fitted.replaceSync('html { width: ' + options.fitRootTo + 'px !important; min-width: 0 !important; max-width: none !important; }');
     document.adoptedStyleSheets = [...document.adoptedStyleSheets, fitted];
   }
   try {
-    if (body) {
+    if (body && options.layout) {
       const pageWidth = options.pageWidth;
       // The scrolling element's scroll width (the root's, or in quirks mode the body's) is at
       // least the viewport's: it tells whether anything is wider than an image, but not whether
@@ -171,7 +177,7 @@ export const INSPECT_PAGE = `async (options) => {
     // whose file cannot name its faces (web fonts, unnamed faces)
     result.webFonts = [...document.fonts].filter((face) => face.status === 'loaded').length;
     const styles = new Map();
-    if (options.sampleFonts || result.webFonts > 0) {
+    if (options.sampleFonts || (options.content && result.webFonts > 0)) {
       const walker = document.createTreeWalker(body || root, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(), styledNodes = 0; node && styledNodes < options.maxStyledNodes; node = walker.nextNode()) {
         const text = node.data;
@@ -189,14 +195,17 @@ export const INSPECT_PAGE = `async (options) => {
     // The characters of the text, beyond ASCII (which every system face draws), read at once:
     // the text of a script or style element in the body counts too, but a character that occurs
     // only there is not found in the page's text by the look for missing glyphs, so never reported
-    const text = (body || root).textContent.slice(0, options.maxTextChars);
-    result.textChars = text.length;
-    result.characters = [...new Set(text.match(/[^\\u0000-\\u007F]/gu) || [])].join('');
+    if (options.content) {
+      const text = (body || root).textContent.slice(0, options.maxTextChars);
+      result.textChars = text.length;
+      result.characters = [...new Set(text.match(/[^\\u0000-\\u007F]/gu) || [])].join('');
+    }
     result.samples = [...styles.values()].map((sample) => ({ selector: selectorOf(sample.element), chars: sample.chars }));
   } finally {
     if (fitted) document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) => sheet !== fitted);
   }
 
+  if (!options.content) return result;
   const images = [...document.images].slice(0, options.maxElements).filter((image) => image.complete && image.naturalWidth === 0 && (image.currentSrc || image.getAttribute('src')));
   for (const image of images.slice(0, options.maxEntries)) {
     // an image with no intrinsic size (an SVG without one) also has naturalWidth 0 but decodes
