@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { moveStyle, resizeStyle, type Layer } from '../src/dashboard/templates/visual/layers.ts';
-import { applyEdits, instrumentSource, setStyleEdit, setTextEdit, sourceElements, styleValue, textContentOf } from '../src/dashboard/templates/visual/source-map.ts';
+import { applyEdits, brandFontFaceEdit, instrumentSource, setStyleEdit, setTextEdit, sourceElements, styleValue, textContentOf } from '../src/dashboard/templates/visual/source-map.ts';
 
 const source = `{% set tone = "dark" %}
 <html><head><style>.a > b { color: red }</style></head>
@@ -56,4 +56,13 @@ describe('the visual editor source map', () => {
     expect(moveStyle({ ...layer, position: 'static' }, 10, 5)).toEqual({ position: 'relative', left: '10px', top: '5px' });
     expect(resizeStyle(layer, 0, 0, 260, 110)).toEqual({ width: '240px', height: '100px' });
   });
+});
+
+test('a brand kit font chosen for a layer brings the @font-face that loads it in renders, once', () => {
+  const source = '<html><head><meta name="svc-brand-kit" content="kit_1"></head><body><div data-svc-page="a">Hi</div></body></html>';
+  const edit = brandFontFaceEdit(source, 'Brand Sans', 1)!;
+  const withFace = applyEdits(source, [edit]);
+  expect(withFace).toContain('<style>@font-face { font-family: "Brand Sans"; src: url({{ brand.fonts[1].src }}) }</style>\n</head>');
+  expect(brandFontFaceEdit(withFace, 'Brand Sans', 1)).toBeNull();
+  expect(brandFontFaceEdit('<p>No head</p>', 'Brand Sans', 0)).toMatchObject({ from: 0, to: 0 });
 });

@@ -304,3 +304,21 @@ export function setTextEdit(element: SourceElement, text: string): TextEdit | nu
 export function fieldExpression(path: string): string {
   return `{{ ${path} }}`;
 }
+
+/**
+ * The @font-face a brand kit font needs to load in renders (`brand.fonts[index].src`), inserted
+ * before `</head>` (or at the start of the source); null when the source already declares a
+ * face of that family.
+ */
+export function brandFontFaceEdit(source: string, family: string, index: number): TextEdit | null {
+  const name = family.replaceAll('"', '');
+  const declared = /@font-face\s*{[^}]*}/gi;
+  for (const rule of source.matchAll(declared)) {
+    const named = /font-family\s*:\s*["']?([^;"'}]+)/i.exec(rule[0])?.[1]?.trim();
+    if (named === name) return null;
+  }
+  const head = source.search(/<\/head\s*>/i);
+  const at = head === -1 ? 0 : head;
+  const rule = `<style>@font-face { font-family: "${name}"; src: url({{ brand.fonts[${index}].src }}) }</style>\n`;
+  return { from: at, to: at, insert: rule };
+}

@@ -10,7 +10,7 @@ import CanvasStage, { type LayerMove } from './canvas-stage.tsx';
 import { emptyHistory, type History, recordEdit, redoStep, undoStep } from './history.ts';
 import { type Alignment, Inspector, type VisualBrandKit } from './inspector.tsx';
 import { dataFields, type Layer, moveStyle, resizeStyle } from './layers.ts';
-import { applyEdits, attributeValue, fieldExpression, instrumentSource, setAttributeEdit, setStyleEdit, setTextEdit, type SourceElement, sourceElements, styleValue, textContentOf, type TextEdit } from './source-map.ts';
+import { applyEdits, attributeValue, brandFontFaceEdit, fieldExpression, instrumentSource, setAttributeEdit, setStyleEdit, setTextEdit, type SourceElement, sourceElements, styleValue, textContentOf, type TextEdit } from './source-map.ts';
 
 export interface VisualEditorProps {
   csrfToken: string;
@@ -79,6 +79,10 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
   };
 
   /** One undoable change of the edited source, made of edits against its current text. */
+  const brandFontFace = (current: string, fontFamily: string) => {
+    const index = brandKit?.fonts.findIndex((family) => fontFamily.startsWith(`"${family.replaceAll('"', '')}"`)) ?? -1;
+    return index === -1 ? null : brandFontFaceEdit(current, brandKit!.fonts[index]!, index);
+  };
   const change = (makeEdits: (text: string, elementAt: (index: number) => SourceElement | undefined) => (TextEdit | null)[]) => {
     const edits = makeEdits(edited, (index) => elements[index]).filter((edit): edit is TextEdit => edit !== null);
     if (edits.length === 0) return;
@@ -274,7 +278,14 @@ export default function VisualEditor({ csrfToken, source, onSourceChange, sizes,
                 return [single.kind === 'image' ? setAttributeEdit(current, element, 'src', fieldExpression(path)) : setTextEdit(element, fieldExpression(path))];
               })
             }
-            onStyle={(property, value) => single && change((current, elementAt) => [setStyleEdit(current, elementAt(single.index)!, { [property]: value })])}
+            onStyle={(property, value) =>
+              single &&
+              change((current, elementAt) => [
+                setStyleEdit(current, elementAt(single.index)!, { [property]: value }),
+                // a brand kit font loads in renders only through an @font-face of its own
+                ...(property === 'font-family' ? [brandFontFace(current, value)] : []),
+              ])
+            }
             onAlign={align}
           />
           {!brandKit ? (
