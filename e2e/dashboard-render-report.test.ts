@@ -24,6 +24,10 @@ describe('render page', () => {
     expect(await file.textContent()).toContain('application/pdf');
     expect(await file.textContent()).toContain('Pages2');
     expect(await page.getByTestId('report-timing').textContent()).toContain('Storing the file');
+    // the file itself, shown by the browser: the session reads it, inline
+    const view = await page.request.get(`/dashboard/renders/${job.id}/view`);
+    expect(await page.getByRole('link', { name: 'View the file in a new tab' }).getAttribute('href')).toBe(`/dashboard/renders/${job.id}/view`);
+    expect([view.status(), view.headers()['content-type'], view.headers()['content-disposition']?.split(';')[0]]).toEqual([200, 'application/pdf', 'inline']);
     await expectAccessible(page);
   });
 

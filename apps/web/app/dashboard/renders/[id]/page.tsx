@@ -51,9 +51,14 @@ export default async function RenderPage({ params }: { params: Promise<{ id: str
         }
         actions={
           downloadable ? (
-            <a className={buttonClass('secondary')} href={`${rendersPath}/${job.id}/download`}>
-              Download
-            </a>
+            <span className="flex gap-2">
+              <a className={buttonClass('secondary')} href={`${rendersPath}/${job.id}/view`} target="_blank" rel="noopener" aria-label="View the file in a new tab">
+                View
+              </a>
+              <a className={buttonClass('secondary')} href={`${rendersPath}/${job.id}/download`}>
+                Download
+              </a>
+            </span>
           ) : null
         }
       />
