@@ -127,10 +127,16 @@ describe('two web and two worker processes on one database and one S3 store', ()
     expect(balances.reduce((sum, balance) => sum + balance.balance, 0)).toBe(startingCredits - jobs.length);
     expect(await database.db.creditReservation.count({ where: { accountId, state: 'reserved' } })).toBe(0);
 
+    // each PDF's first page is drawn by a worker after its render, into the same store
+    const pdfs = jobs.filter((job) => job.kind === 'pdf').map((job) => job.id);
+    const drawn = () => database.db.renderJob.count({ where: { id: { in: pdfs }, thumbnailKey: { not: null } } });
+    await expect.poll(drawn, { timeout: 60_000 }).toBe(pdfs.length);
+    const stored = await database.db.renderJob.findMany({ where: { accountId } });
     const client = new S3Client({ region: s3.region, endpoint: s3.endpoint, credentials: s3.credentials, forcePathStyle: true });
     const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }));
     client.destroy();
-    expect((listed.Contents ?? []).map((object) => object.Key).sort()).toEqual(rows.map((row) => row.storageKey).sort());
+    const keys = stored.flatMap((row) => [row.storageKey, row.thumbnailKey]).filter((key): key is string => key !== null);
+    expect((listed.Contents ?? []).map((object) => object.Key).sort()).toEqual(keys.sort());
     for (const dir of dataDirs) expect(await filesUnder(dir), dir).toEqual([]);
   }, 180_000);
 });
