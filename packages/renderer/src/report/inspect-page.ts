@@ -100,8 +100,18 @@ interface MissingGlyph {
  */
 export function lookAtContent(session: CDPSession, inspection: PageInspection): Promise<Inspected | null> {
   const image = !inspection.fitRoot;
-  const options = { ...limits, quoteChars: maxReportQuoteChars, pageWidth: inspection.pageWidth, fitRootTo: null, content: true, layout: image, checkWidth: image, sampleFonts: inspection.fonts === 'page' };
-  return (callIsolated(session, 'inspectPage', INSPECT_PAGE, options) as Promise<Inspected>).catch(() => null);
+  const look = { fitRootTo: null, content: true, layout: image, checkWidth: image, sampleFonts: inspection.fonts === 'page' };
+  return inspectPage(session, inspection, look).catch(() => null);
+}
+
+/** One call of INSPECT_PAGE with the parts of the look `look` chooses (see page-scripts.ts). */
+function inspectPage(
+  session: CDPSession,
+  inspection: PageInspection,
+  look: { fitRootTo: number | null; content: boolean; layout: boolean; checkWidth: boolean; sampleFonts: boolean },
+): Promise<Inspected> {
+  const options = { ...limits, quoteChars: maxReportQuoteChars, pageWidth: inspection.pageWidth, ...look };
+  return callIsolated(session, 'inspectPage', INSPECT_PAGE, options) as Promise<Inspected>;
 }
 
 /** Completes the look begun by lookAtContent once the capture is made, and adds what both found to the findings. */
@@ -121,9 +131,8 @@ export async function finishLook(session: CDPSession, found: FindingsCollector, 
       const measure = checkWidth || seen.clipCandidates !== 0;
       layout = { clipped: [], wide: [], samples: seen.samples, sampledChars: seen.sampledChars };
       if (measure || sampleFonts) {
-        const options = { ...limits, quoteChars: maxReportQuoteChars, pageWidth: inspection.pageWidth, fitRootTo: inspection.pageWidth, content: false, layout: measure, checkWidth, sampleFonts };
-        const measured = (await callIsolated(session, 'inspectPage', INSPECT_PAGE, options)) as Inspected;
-        layout = { clipped: measured.clipped, wide: measured.wide, ...(sampleFonts ? { samples: measured.samples, sampledChars: measured.sampledChars } : { samples: seen.samples, sampledChars: seen.sampledChars }) };
+        const measured = await inspectPage(session, inspection, { fitRootTo: inspection.pageWidth, content: false, layout: measure, checkWidth, sampleFonts });
+        layout = { ...layout, clipped: measured.clipped, wide: measured.wide, ...(sampleFonts ? { samples: measured.samples, sampledChars: measured.sampledChars } : {}) };
       }
     }
     const samples = await addProblems(session, found, inspection, seen, layout);
