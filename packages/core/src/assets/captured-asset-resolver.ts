@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AssetResolver } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
+import { readAll } from '../storage/read-all.ts';
 
 /**
  * The worker's answer to the page's asset requests: only the assets captured with the job,
@@ -33,9 +34,7 @@ function storedAssetResolver(ctx: ServiceContext, allowed: () => Promise<StoredA
     if (!asset) return null;
     const stored = await ctx.storage.open(asset.storageKey);
     if (!stored) throw new Error('a captured asset file is missing');
-    const chunks: Buffer[] = [];
-    for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
+    const bytes = await readAll(stored.stream);
     if (createHash('sha256').update(bytes).digest('hex') !== asset.sha256) throw new Error('a captured asset file changed');
     // fonts are only ever brand kit fonts (the asset routes take images)
     return asset.kind === 'font' && asset.fontFamily ? { bytes, mediaType: asset.mediaType, fontFamily: asset.fontFamily } : { bytes, mediaType: asset.mediaType };

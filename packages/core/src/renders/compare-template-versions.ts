@@ -10,6 +10,7 @@ import { compileDataSchema, validateData } from '../templates/data-schema.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
 import { getTemplateVersion } from '../templates/get-template-version.ts';
 import { takePreviewToken } from '../templates/preview-template.ts';
+import { readAll } from '../storage/read-all.ts';
 
 export interface CompareTemplateVersionsOptions {
   principal: Principal;
@@ -70,9 +71,7 @@ async function renderSnapshot(ctx: ServiceContext, accountId: string, html: stri
   if (job.status !== 'succeeded' || !job.storageKey) throw new DomainError(job.status === 'failed' ? 'internal_error' : 'overloaded');
   const stored = await ctx.storage.open(job.storageKey);
   if (!stored) throw new DomainError('overloaded');
-  const chunks: Buffer[] = [];
-  for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return readAll(stored.stream);
 }
 
 /** The second image faded to a quarter, with changed pixels in solid red. */

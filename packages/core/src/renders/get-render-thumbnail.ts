@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import { findOwnedRender } from './get-render.ts';
+import { readAll } from '../storage/read-all.ts';
 
 export interface GetRenderThumbnailOptions {
   accountId: string;
@@ -40,10 +41,4 @@ export async function getRenderThumbnail(ctx: ServiceContext, { accountId, jobId
   stored.stream.on('error', (error) => resize.destroy(error));
   stored.stream.pipe(resize);
   return { bytes: await resize.toBuffer(), mediaType: 'image/webp' };
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
 }

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../shared/context.ts';
 import { passwordErased } from './finish-render.ts';
 import { thumbnailKeyOf } from './render-files.ts';
+import { readAll } from '../storage/read-all.ts';
 
 export interface MakeRenderThumbnailOptions {
   jobId: string;
@@ -48,10 +49,4 @@ export async function makeRenderThumbnail(ctx: ServiceContext, { jobId }: MakeRe
     return false;
   }
   return true;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
 }

@@ -10,6 +10,7 @@ import { effectiveOptions } from './render-spec.ts';
 import { runRenderJob } from './run-render-job.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
+import { readAll } from '../storage/read-all.ts';
 
 export interface CandidateRender {
   jobId: string;
@@ -76,11 +77,7 @@ export async function runPreviewJob(ctx: ServiceContext, jobId: string): Promise
   let bytes: Buffer | null = null;
   if (job.status === 'succeeded' && job.storageKey) {
     const stored = await ctx.storage.open(job.storageKey);
-    if (stored) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
-      bytes = Buffer.concat(chunks);
-    }
+    if (stored) bytes = await readAll(stored.stream);
   }
   return {
     jobId,
