@@ -335,6 +335,10 @@ const Download = z.strictObject({ url: z.string(), expires_at: Timestamp }).null
 
 /** The id prefix of each kind of render. */
 export const renderIdPrefixes = { pdf: 'pdf_', image: 'image_' } as const;
+/** A render's kind read from its id's prefix; null for an id of neither kind. */
+export function renderKindOf(id: string): keyof typeof renderIdPrefixes | null {
+  return id.startsWith(renderIdPrefixes.pdf) ? 'pdf' : id.startsWith(renderIdPrefixes.image) ? 'image' : null;
+}
 /** The id of a render of either kind. */
 export const renderIdPattern = idPattern(renderIdPrefixes.pdf, renderIdPrefixes.image);
 

@@ -1,4 +1,4 @@
-import { renderIdPrefixes } from '@svc/contracts';
+import { renderKindOf } from '@svc/contracts';
 import sharp from 'sharp';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
@@ -27,7 +27,8 @@ const maxInputPixels = 7680 * 7680;
  * foreign, unfinished, removed or expired, or a PDF without one yet: 404.
  */
 export async function getRenderThumbnail(ctx: ServiceContext, { accountId, jobId }: GetRenderThumbnailOptions): Promise<RenderThumbnail> {
-  const kind = jobId.startsWith(renderIdPrefixes.pdf) ? 'pdf' : 'image';
+  const kind = renderKindOf(jobId);
+  if (!kind) throw notFound();
   const job = await findOwnedRender(ctx, { accountId, jobId, kind });
   const available = job.status === 'succeeded' && job.removedReason === null && job.expiresAt && job.expiresAt > ctx.clock();
   const key = kind === 'pdf' ? job.thumbnailKey : job.storageKey;

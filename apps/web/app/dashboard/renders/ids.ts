@@ -5,9 +5,7 @@ export const rendersPath = '/dashboard/renders';
 export const groupsPath = '/dashboard/renders/groups';
 
 /** A render's kind from its id (pdf_ or image_); null for anything else. */
-export function renderKindOf(id: string): 'pdf' | 'image' | null {
-  return id.startsWith('pdf_') ? 'pdf' : id.startsWith('image_') ? 'image' : null;
-}
+export { renderKindOf } from '@svc/contracts';
 
 /** A group's kind from its id (batch_, carousel_, pack_); null for anything else. */
 export function groupKindOf(id: string): GroupKind | null {

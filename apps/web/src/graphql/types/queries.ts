@@ -11,6 +11,7 @@ import {
   searchAccounts,
   searchRenderJobs,
 } from '@svc/core';
+import { renderKindOf } from '@svc/contracts';
 import { z } from 'zod';
 import { builder } from '../builder.ts';
 import { connectionOf, connectionType, pageArgs, pageComplexity } from '../connection.ts';
@@ -74,7 +75,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, { id }, { ctx }) => {
       const jobId = String(id);
-      const kind = jobId.startsWith('pdf_') ? 'pdf' : jobId.startsWith('image_') ? 'image' : null;
+      const kind = renderKindOf(jobId);
       const accountId = kind && (await ownerOf(ctx, 'render_job', jobId));
       return kind && accountId ? getRender(ctx, { accountId, kind, jobId }) : null;
     },
