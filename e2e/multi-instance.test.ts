@@ -5,7 +5,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { createAccount, createServiceContext, loadConfig, silentLogger } from '@svc/core';
+import { createAccount, createServiceContext, loadConfig, requestRenderThumbnails, silentLogger } from '@svc/core';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -127,8 +127,9 @@ describe('two web and two worker processes on one database and one S3 store', ()
     expect(balances.reduce((sum, balance) => sum + balance.balance, 0)).toBe(startingCredits - jobs.length);
     expect(await database.db.creditReservation.count({ where: { accountId, state: 'reserved' } })).toBe(0);
 
-    // each PDF's first page is drawn by a worker after its render, into the same store
+    // each PDF's first page, asked for as the dashboard's history asks, is drawn by a worker into the same store
     const pdfs = jobs.filter((job) => job.kind === 'pdf').map((job) => job.id);
+    expect(await requestRenderThumbnails(ctx, { accountId, jobs: await database.db.renderJob.findMany({ where: { id: { in: pdfs } } }) })).toHaveLength(pdfs.length);
     const drawn = () => database.db.renderJob.count({ where: { id: { in: pdfs }, thumbnailKey: { not: null } } });
     await expect.poll(drawn, { timeout: 60_000 }).toBe(pdfs.length);
     const stored = await database.db.renderJob.findMany({ where: { accountId } });

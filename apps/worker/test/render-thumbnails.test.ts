@@ -49,9 +49,8 @@ const queuedThumbnails = async (jobId: string) =>
 const stored = (key: string) => ctx.storage.exists(key);
 
 describe('PDF thumbnails', () => {
-  it('are queued by the finish, drawn from the first page, stored beside the file and removed with it', async () => {
+  it('are drawn from the first page, stored beside the file and removed with it', async () => {
     const { job, accountId } = await renderedPdf();
-    expect(await queuedThumbnails(job.id)).toBe(1n);
     expect(job.thumbnailKey).toBeNull();
 
     expect(await makeRenderThumbnail(worker, { jobId: job.id })).toBe(true);
@@ -113,23 +112,21 @@ describe('PDF thumbnails', () => {
     expect(await stored(gone.job.storageKey!.replace(/\.pdf$/, '.thumbnail.webp'))).toBe(false);
   }, 120_000);
 
-  it('are asked for when the history shows a PDF without one, once while the task waits', async () => {
-    // a PDF whose finish queued none (a group member, or one rendered before thumbnails were made)
+  it('are asked for when the history first shows a PDF, not by its finish, and once while the task waits', async () => {
     const { job, accountId } = await renderedPdf();
-    await ctx.db.$executeRaw`SELECT graphile_worker.remove_job(${`render-thumbnail:${job.id}`})`;
     const locked = await renderedPdf({ password: 'secret' });
     const other = await accountWith(ctx, { plan: 'free', credits: 1 });
     expect(await queuedThumbnails(job.id)).toBe(0n);
 
-    expect(await requestRenderThumbnails(ctx, { accountId: other.accountId, jobs: [job] })).toBe(0);
-    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [job, locked.job] })).toBe(1);
-    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [job] })).toBe(1);
+    expect(await requestRenderThumbnails(ctx, { accountId: other.accountId, jobs: [job] })).toEqual([]);
+    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [job, locked.job] })).toEqual([job.id]);
+    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [job] })).toEqual([job.id]);
     expect(await queuedThumbnails(job.id)).toBe(1n);
     expect(await queuedThumbnails(locked.job.id)).toBe(0n);
 
     expect(await makeRenderThumbnail(worker, { jobId: job.id })).toBe(true);
     const drawn = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: job.id } });
-    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [drawn] })).toBe(0);
+    expect(await requestRenderThumbnails(ctx, { accountId, jobs: [drawn] })).toEqual([]);
   }, 120_000);
 
   it('refuse what poppler cannot draw, within the time limit', async () => {

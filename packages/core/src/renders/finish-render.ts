@@ -49,10 +49,10 @@ export interface FinishRenderOptions {
  * operator can retry it), a durable event is recorded for webhook delivery, waiting requests
  * are woken, and the follow-up work is queued: the webhook fan-out when a destination listens
  * for this kind of event (accounts without webhooks cost the worker nothing more), and the
- * admission of the account's pending group members, since a live slot freed (the contract's group lifecycle), and a
- * single succeeded PDF's thumbnail for the dashboard (make-render-thumbnail.ts; a group member's is
- * drawn when the history first shows it, so a batch of thousands costs no rasteriser time
- * nobody looks at). A PDF
+ * admission of the account's pending group members, since a live slot freed (the contract's group lifecycle). A PDF's
+ * thumbnail is not queued here: the dashboard asks for one when its history first shows the
+ * render (request-render-thumbnails.ts), so the renders nobody looks at there, most of an API
+ * account's, cost no rasteriser time. A PDF
  * open password is a secret of the customer's that the service needs only to render: it is
  * erased from the stored options here, on every terminal transition, and a marker says so.
  * Returns false when the job was no longer this claimer's to finish.
@@ -65,8 +65,6 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
   const credit = outcome.status === 'succeeded' ? settlement(Prisma.sql`job`, now) : release(Prisma.sql`job`, now);
   const fanOut = addJob('webhook_fan_out', { job_id: jobId }, { jobKey: `webhook-fan-out:${jobId}` });
   // enqueued as interactive, unlike the sweep: a slot just freed
-  // a succeeded PDF's first page, drawn after the finish so the render's own time leaves it out
-  const thumbnail = addJob('render_thumbnail', { job_id: jobId }, { jobKey: `render-thumbnail:${jobId}` });
   const drain = addJobOf('drain_render_groups', Prisma.sql`json_build_object('account_id', job.account_id)`, {
     jobKey: Prisma.sql`'drain-render-groups:' || job.account_id`,
     priority: taskPriority.interactive,
@@ -98,9 +96,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
            CASE WHEN EXISTS (${listeningWebhooks(Prisma.sql`job.account_id`, type)})
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
-                THEN (SELECT 1 FROM ${drain}) END AS drained,
-           CASE WHEN ${outcome.status === 'succeeded'} AND job.kind = 'pdf' AND job.group_id IS NULL AND job.options->'pdf_password_erased' IS NULL
-                THEN (SELECT 1 FROM ${thumbnail}) END AS thumbnailed
+                THEN (SELECT 1 FROM ${drain}) END AS drained
       FROM job`;
   const [row] = finished;
   if (row) countFinish(row, outcome, now);

@@ -11,12 +11,13 @@ export interface RequestRenderThumbnailsOptions {
 }
 
 /**
- * Asks the worker for the first page of the shown PDFs that have none yet: group members (whose
- * finish queues none) and PDFs rendered before thumbnails were made. The web process never draws
- * one; the page shows the PDF mark until a later view finds it. One statement, and a job key
- * per render, so a page shown again while its tasks wait adds nothing. Returns how many were asked for.
+ * Asks the worker for the first page of the shown PDFs that have none yet. A render's finish
+ * queues none (most of an API account's renders are never shown here), so the first view of
+ * the history asks; the web process never draws one, and the row shows the PDF mark until the
+ * page is there. One statement, and a job key per render, so a page shown again while its
+ * tasks wait adds nothing. Returns the ids of the renders asked for.
  */
-export async function requestRenderThumbnails(ctx: ServiceContext, { accountId, jobs }: RequestRenderThumbnailsOptions): Promise<number> {
+export async function requestRenderThumbnails(ctx: ServiceContext, { accountId, jobs }: RequestRenderThumbnailsOptions): Promise<string[]> {
   const now = ctx.clock();
   const missing = jobs.filter(
     (job) =>
@@ -29,9 +30,9 @@ export async function requestRenderThumbnails(ctx: ServiceContext, { accountId, 
       job.expiresAt > now &&
       !passwordErased(job.options),
   );
-  if (missing.length === 0) return 0;
+  if (missing.length === 0) return [];
   const ids = missing.map((job) => job.id);
   const task = addJobOf('render_thumbnail', Prisma.sql`json_build_object('job_id', id)`, { jobKey: Prisma.sql`'render-thumbnail:' || id` });
   await ctx.db.$executeRaw`SELECT ${task} FROM unnest(${ids}::text[]) AS id`;
-  return ids.length;
+  return ids;
 }

@@ -9,6 +9,7 @@ import { LocalDate, LocalNumber } from '../../../src/dashboard/ui/local-format.t
 import { EmptyState, ErrorState } from '../../../src/dashboard/ui/states.tsx';
 import { rendersPath } from './ids.ts';
 import { FileSize, RendersTabs, StateBadge } from './parts.tsx';
+import { DrawnThumbnail } from './drawn-thumbnail.tsx';
 import { RenderRowMenu } from './row-menu.tsx';
 
 export const metadata = { title: 'Renders' };
@@ -37,8 +38,8 @@ export default async function RenderHistory({ searchParams }: { searchParams: Pr
   }
   const now = ctx.clock();
   const links = page ? await Promise.all(page.items.map((job) => mintDownloadLink(ctx, job))) : [];
-  // the worker draws the first page of shown PDFs that have none yet; a later view shows it
-  if (page) await requestRenderThumbnails(ctx, { accountId, jobs: page.items });
+  // the worker draws the first page of shown PDFs that have none yet; their rows show it once it is there
+  const drawing = new Set(page ? await requestRenderThumbnails(ctx, { accountId, jobs: page.items }) : []);
   const templateNames = await listTemplateNames(ctx, { accountId, templateIds: page ? page.items.flatMap((job) => (job.templateId ? [job.templateId] : [])) : [] });
   const filtered = q !== undefined || query.status !== undefined;
   const nextHref = page?.nextCursor ? `${rendersPath}?${new URLSearchParams({ ...(q ? { q } : {}), ...(query.status ? { status: query.status } : {}), cursor: page.nextCursor })}` : null;
@@ -90,6 +91,7 @@ export default async function RenderHistory({ searchParams }: { searchParams: Pr
                 key={job.id}
                 job={job}
                 downloadable={links[index] !== null}
+                drawing={drawing.has(job.id)}
                 templateName={job.templateId ? templateNames.get(job.templateId) : undefined}
                 csrfToken={csrfToken}
                 expired={job.expiresAt !== null && job.expiresAt <= now}
@@ -122,19 +124,21 @@ interface RenderRowProps {
   job: RenderJobRecord;
   /** The file is kept: it can be downloaded, viewed and shown small. */
   downloadable: boolean;
+  /** The worker was asked to draw this PDF's first page: the row shows it once it is there. */
+  drawing: boolean;
   expired: boolean;
   /** The name of the template the render came from, when it came from one (null: unnamed). */
   templateName: string | null | undefined;
   csrfToken: string;
 }
 
-function RenderRow({ job, downloadable, expired, templateName, csrfToken }: RenderRowProps) {
+function RenderRow({ job, downloadable, drawing, expired, templateName, csrfToken }: RenderRowProps) {
   const extension = job.mediaType ? extensions[job.mediaType] : job.kind === 'pdf' ? 'pdf' : null;
   const name = extension ? `${job.filename}.${extension}` : job.filename;
   const finished = job.status !== 'queued' && job.status !== 'running';
   return (
     <li className="flex flex-wrap items-start gap-4 py-4" data-testid="render-row" data-render-id={job.id}>
-      <Thumbnail job={job} name={name} downloadable={downloadable} />
+      <Thumbnail job={job} name={name} downloadable={downloadable} drawing={drawing} />
       {/* wide enough to read on a phone: the buttons wrap under it instead of squeezing it */}
       <div className="min-w-48 flex-1 basis-48">
         <div className="flex flex-wrap items-center gap-2">
@@ -197,9 +201,10 @@ function RenderRow({ job, downloadable, expired, templateName, csrfToken }: Rend
 /**
  * The file shown small: an image's own pixels scaled down, a PDF's first page as the worker drew
  * it. A PDF without one (not drawn yet, encrypted, or its file gone) shows a PDF mark with its
- * page count, so the row never holds a broken image.
+ * page count, so the row never holds a broken image; one the worker is drawing now turns into
+ * its page when that is there.
  */
-function Thumbnail({ job, name, downloadable }: { job: RenderJobRecord; name: string; downloadable: boolean }) {
+function Thumbnail({ job, name, downloadable, drawing }: { job: RenderJobRecord; name: string; downloadable: boolean; drawing: boolean }) {
   const box = 'flex size-20 shrink-0 items-center justify-center overflow-hidden rounded-md border border-slate-200 bg-slate-50';
   const drawn = job.kind === 'image' || job.thumbnailKey !== null;
   if (downloadable && drawn) {
@@ -217,23 +222,32 @@ function Thumbnail({ job, name, downloadable }: { job: RenderJobRecord; name: st
     );
   }
   if (job.kind === 'pdf') {
+    const mark = (
+      <div className="text-center" data-testid="pdf-mark">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto size-7 text-red-700" fill="none" stroke="currentColor" strokeWidth={1.5}>
+          <path d="M14 3H6a1 1 0 0 0-1 1v16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V8z" />
+          <path d="M14 3v5h5" />
+        </svg>
+        <p className="text-[11px] leading-tight font-semibold text-slate-700">
+          PDF
+          {job.pageCount !== null ? (
+            <>
+              <br />
+              <LocalNumber value={job.pageCount} /> {job.pageCount === 1 ? 'page' : 'pages'}
+            </>
+          ) : null}
+        </p>
+      </div>
+    );
     return (
-      <div className={box} data-testid="pdf-mark">
-        <div className="text-center">
-          <svg aria-hidden="true" viewBox="0 0 24 24" className="mx-auto size-7 text-red-700" fill="none" stroke="currentColor" strokeWidth={1.5}>
-            <path d="M14 3H6a1 1 0 0 0-1 1v16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V8z" />
-            <path d="M14 3v5h5" />
-          </svg>
-          <p className="text-[11px] leading-tight font-semibold text-slate-700">
-            PDF
-            {job.pageCount !== null ? (
-              <>
-                <br />
-                <LocalNumber value={job.pageCount} /> {job.pageCount === 1 ? 'page' : 'pages'}
-              </>
-            ) : null}
-          </p>
-        </div>
+      <div className={box}>
+        {downloadable && drawing ? (
+          <DrawnThumbnail src={`${rendersPath}/${job.id}/thumbnail`} alt={`First page of ${name}`}>
+            {mark}
+          </DrawnThumbnail>
+        ) : (
+          mark
+        )}
       </div>
     );
   }
