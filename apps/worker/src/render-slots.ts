@@ -55,16 +55,16 @@ export class RenderSlots {
 
   async #fill(): Promise<void> {
     while (!this.#stopped && this.#running.size < this.options.slots) {
-      const claimed = await claimNextRender(this.ctx, { bulk: this.options.bulk }).catch((error: unknown) => {
+      const claim = await claimNextRender(this.ctx, { bulk: this.options.bulk }).catch((error: unknown) => {
         this.ctx.logger.warn('render claim failed', { error: String(error) });
         return 'empty' as const;
       });
-      if (claimed === 'empty') {
+      if (claim !== 'empty' && claim.job) this.#start(claim.job);
+      if (claim === 'empty' || !claim.moreDue) {
         // unless a wake-up came meanwhile, which claims again after this
         if (!this.#again) this.#drained = true;
         return;
       }
-      if (claimed) this.#start(claimed);
     }
   }
 

@@ -78,7 +78,7 @@ export { makeRenderThumbnail } from './renders/make-render-thumbnail.ts';
 export { requestRenderThumbnails } from './renders/request-render-thumbnails.ts';
 export { openRenderFile } from './renders/open-render-file.ts';
 export { recoverStaleRenders } from './renders/recover-stale-renders.ts';
-export { type ClaimedJob, claimNextRender, handBackRender, renderQueuedChannel } from './renders/render-queue.ts';
+export { type ClaimedJob, claimNextRender, handBackRender, type RenderClaim, renderQueuedChannel } from './renders/render-queue.ts';
 export { retryRenderJob } from './renders/retry-render-job.ts';
 export { renderClaimedJob } from './renders/run-render-job.ts';
 export { searchRenderJobs } from './renders/search-render-jobs.ts';

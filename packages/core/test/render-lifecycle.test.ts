@@ -187,9 +187,9 @@ describe('render queue', () => {
   async function claimAll(bulk: boolean): Promise<string[]> {
     const ids: string[] = [];
     for (;;) {
-      const claimed = await claimNextRender(ctx, { bulk });
-      if (claimed === 'empty') return ids;
-      if (claimed) ids.push(claimed.id);
+      const claim = await claimNextRender(ctx, { bulk });
+      if (claim === 'empty') return ids;
+      if (claim.job) ids.push(claim.job.id);
     }
   }
 
@@ -202,7 +202,10 @@ describe('render queue', () => {
     await ctx.db.renderQueueEntry.delete({ where: { jobId: member.job.id } });
     await queueRender(ctx.db, member.job.id, { bulk: true });
 
+    const oldest = await claimNextRender(ctx, { bulk: false });
+    expect(oldest).toMatchObject({ job: { id: singles[0] }, moreDue: true });
     const [first, second] = await Promise.all([claimAll(false), claimAll(false)]);
+    first.unshift(singles[0]!);
     expect([...first, ...second].sort()).toEqual([...singles].sort());
     expect(first).toEqual(singles.filter((id) => first.includes(id)));
     expect(await claimAll(true)).toEqual([member.job.id]);
@@ -212,14 +215,17 @@ describe('render queue', () => {
   it('takes a job handed back after its delay, as a new attempt; a stale claim cannot hand it back again', async () => {
     await claimAll(false);
     const { job } = await queuedJob();
-    const claimed = await claimNextRender(ctx, { bulk: false });
-    if (!claimed || claimed === 'empty') throw new Error('nothing claimed');
+    const claim = await claimNextRender(ctx, { bulk: false });
+    if (claim === 'empty' || !claim.job) throw new Error('nothing claimed');
+    const claimed = claim.job;
+    // the only entry due: the slots need not ask again
+    expect(claim.moreDue).toBe(false);
     await handBackRender(ctx, claimed, 1_000);
     expect(await jobRow(job.id)).toMatchObject({ status: 'queued', attempts: 1 });
     expect(await claimNextRender(ctx, { bulk: false })).toBe('empty');
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const again = await claimNextRender(ctx, { bulk: false });
-    expect(again).toMatchObject({ id: job.id, attempts: 2, html: '<p>invoice</p>' });
+    expect(again).toMatchObject({ job: { id: job.id, attempts: 2, html: '<p>invoice</p>' }, moreDue: false });
     // the first claim's hand-back is fenced off: the job stays with the second
     await handBackRender(ctx, claimed, 0);
     expect(await jobRow(job.id)).toMatchObject({ status: 'running', attempts: 2 });

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '@svc/db';
+import { type DbOrTx, Prisma } from '@svc/db';
 import { DomainError } from '../shared/errors.ts';
 
 export interface TokenBucket {
@@ -81,8 +81,18 @@ const bucketKey = (name: RateLimitName, subject: string) => `${name}:${subject}`
 
 /** One statement: refill by elapsed time, take `amount` (negative gives back, up to the burst), report what is left (negative: short). */
 async function change(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number, floor: number): Promise<number> {
+  const rows = await db.$queryRaw<{ tokens: number }[]>`${rateAmountChange(name, subject, now, amount, floor)}`;
+  return rows[0]?.tokens ?? 0;
+}
+
+/**
+ * The statement that refills the bucket by the time elapsed and takes `amount` from it (the
+ * debt it may run into is at most `floor`), returning the `tokens` left (negative: short): for
+ * a caller that asks something else in the same statement (a common table expression).
+ */
+export function rateAmountChange(name: RateLimitName, subject: string, now: Date, amount: number, floor: number = rateLimits[name].burst): Prisma.Sql {
   const bucket = rateLimits[name];
-  const rows = await db.$queryRaw<{ tokens: number }[]>`
+  return Prisma.sql`
     INSERT INTO rate_limit_buckets AS b (key, tokens, updated_at)
     VALUES (${bucketKey(name, subject)}, ${Math.min(bucket.burst, bucket.burst - amount)}, ${now})
     ON CONFLICT (key) DO UPDATE SET
@@ -90,7 +100,6 @@ async function change(db: DbOrTx, name: RateLimitName, subject: string, now: Dat
         LEAST(${bucket.burst}::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM (${now}::timestamptz - b.updated_at))) * ${bucket.rate}::float8) - ${amount})),
       updated_at = GREATEST(b.updated_at, ${now}::timestamptz)
     RETURNING tokens`;
-  return rows[0]?.tokens ?? 0;
 }
 
 function refusal(bucket: TokenBucket, tokens: number, code: RateLimitCode = 'rate_limited'): DomainError {
@@ -112,12 +121,19 @@ export async function takeRateAmount(
   amount: number,
   code: RateLimitCode = 'rate_limited',
 ): Promise<void> {
-  const bucket = rateLimits[name];
-  const tokens = await change(db, name, subject, now, amount, bucket.burst);
+  const tokens = await change(db, name, subject, now, amount, rateLimits[name].burst);
+  await refuseWhenShort(db, name, subject, amount, tokens, code);
+}
+
+/**
+ * After `amount` was taken with rateAmountChange: when that left the bucket short, gives it
+ * back (a refused request does not consume capacity) and throws 429 with the time until that
+ * much is back.
+ */
+export async function refuseWhenShort(db: DbOrTx, name: RateLimitName, subject: string, amount: number, tokens: number, code: RateLimitCode = 'rate_limited'): Promise<void> {
   if (tokens >= 0) return;
-  // a refused request does not consume capacity
   await db.$executeRaw`UPDATE rate_limit_buckets SET tokens = tokens + ${amount}::float8 WHERE key = ${bucketKey(name, subject)}`;
-  throw refusal(bucket, tokens, code);
+  throw refusal(rateLimits[name], tokens, code);
 }
 
 /** Takes `amount` for work already done (negative gives back); the bucket may run into a debt of at most its burst. */

@@ -8,5 +8,18 @@ export const renderFinishedChannel = 'render_finished';
 export interface CompletionWaiter {
   /** Resolves when the job is announced finished or the time is up, whichever comes first. */
   wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void>;
+  /**
+   * Starts listening for a job's end before the job exists: made before the statement that
+   * admits the job commits, the watch cannot miss the notice, so its wait asks the database
+   * only if the notice may have been lost (the listening connection was down or dropped).
+   */
+  watch(jobId: string): Promise<CompletionWatch>;
   close(): Promise<void>;
+}
+
+export interface CompletionWatch {
+  /** Resolves when the job is announced finished or the time is up, whichever comes first; then stops listening. */
+  wait(timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void>;
+  /** Stops listening (the job was not admitted). */
+  cancel(): void;
 }

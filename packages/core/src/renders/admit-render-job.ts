@@ -1,7 +1,7 @@
 import { type DbOrTx, type Plan, Prisma, type Tx } from '@svc/db';
 import { bucketReservation, countReserved, creditLeft, reserveCredits, type ReserveCreditsOptions } from '../credits/reserve-credits.ts';
 import { periodOf } from '../shared/period.ts';
-import { takeRateToken } from '../limits/rate-limit.ts';
+import { rateAmountChange, refuseWhenShort } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -15,6 +15,8 @@ const concurrencyRetrySeconds = 1;
 const overloadRetrySeconds = 5;
 
 export interface AdmittedRenderJob {
+  /** The new job's id when the caller chose it (to listen for its end before it exists); made here otherwise. */
+  id?: string;
   accountId: string;
   plan: Plan;
   /** The key the job counts against (concurrency, overage); null counts the account's keyless work. */
@@ -44,14 +46,16 @@ export async function refuseWhenOverloaded(ctx: ServiceContext, bound = ctx.conf
 
 /**
  * The checks before a new render's transaction: a render_creation token of the principal
- * (429), then the service backlog (503). Both are asked at once, on two connections, and
- * answered in that order: the token is spent whatever the backlog, as if asked first.
+ * (429), then the service backlog (503), asked in one statement and answered in that order:
+ * the token is spent whatever the backlog, as if asked first.
  */
 export async function takeRenderCreationToken(ctx: ServiceContext, subject: string, now: Date): Promise<void> {
-  const [token, full] = await Promise.allSettled([takeRateToken(ctx.db, 'render_creation', subject, now), backlogFull(ctx.db, ctx.config.maxRenderBacklog)]);
-  if (token.status === 'rejected') throw token.reason;
-  if (full.status === 'rejected') throw full.reason;
-  if (full.value) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+  const bound = ctx.config.maxRenderBacklog;
+  const [row] = await ctx.db.$queryRaw<{ tokens: number; queued: number }[]>`
+    WITH token AS (${rateAmountChange('render_creation', subject, now, 1)})
+    SELECT (SELECT tokens FROM token) AS tokens, (${queuedUpTo(bound)}) AS queued`;
+  await refuseWhenShort(ctx.db, 'render_creation', subject, 1, row?.tokens ?? 0);
+  if ((row?.queued ?? 0) >= bound) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
 }
 
 /**
@@ -72,7 +76,7 @@ export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<
  */
 export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
   const { accountId, keyId, kind, now } = job;
-  const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
+  const jobId = job.id ?? newRenderJobId(kind);
   const credit: ReserveCreditsOptions = { accountId, plan: job.plan, holder: { jobId }, keyId, overageCap: job.overageCap, now };
   // the job, its input, its assets and its queue entry, made from one row of `source`; assets
   // are immutable, so capturing the ids captures the exact bytes the worker will serve
@@ -113,6 +117,8 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
   return jobId;
 }
 
+export const newRenderJobId = (kind: RenderKind) => newId(kind === 'pdf' ? 'pdf_' : 'image_');
+
 /** 429 account_concurrency_limited or key_concurrency_limited when live counts are at their limits. */
 export function refuseOverLiveLimits(live: { account: number; key: number }): void {
   if (live.account >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
@@ -121,10 +127,12 @@ export function refuseOverLiveLimits(live: { account: number; key: number }): vo
 
 /** Whether the queue already holds `bound` jobs; counts no further than that. */
 async function backlogFull(db: DbOrTx, bound: number): Promise<boolean> {
-  const [row] = await db.$queryRaw<{ queued: number }[]>`
-    SELECT count(*)::int AS queued FROM (SELECT 1 FROM render_jobs WHERE status = 'queued' LIMIT ${bound}) AS backlog`;
+  const [row] = await db.$queryRaw<{ queued: number }[]>`SELECT (${queuedUpTo(bound)}) AS queued`;
   return (row?.queued ?? 0) >= bound;
 }
+
+/** How many renders are queued, counted no further than `bound`. */
+const queuedUpTo = (bound: number) => Prisma.sql`SELECT count(*)::int FROM (SELECT 1 FROM render_jobs WHERE status = 'queued' LIMIT ${bound}) AS backlog`;
 
 export function isTerminal(job: { status: string } | null): boolean {
   return job !== null && job.status !== 'queued' && job.status !== 'running';

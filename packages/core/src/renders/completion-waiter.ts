@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type CompletionWaiter, renderFinishedChannel } from '../ports/completion-waiter.ts';
+import { type CompletionWaiter, type CompletionWatch, renderFinishedChannel } from '../ports/completion-waiter.ts';
 import type { Logger } from '../shared/context.ts';
 
 /**
@@ -9,6 +9,8 @@ import type { Logger } from '../shared/context.ts';
 export class PgCompletionWaiter implements CompletionWaiter {
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
+  /** Counts the listening connections made; a watch made on one that is still the current one missed no notice. */
+  private connection = 0;
   private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(
@@ -16,29 +18,42 @@ export class PgCompletionWaiter implements CompletionWaiter {
     private readonly logger: Logger,
   ) {}
 
-  /** Resolves when the job is announced finished or the time is up, whichever comes first. */
   async wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
+    // the job may have ended before this subscribed: asked once after subscribing
+    await (await this.watch(jobId)).wait(timeoutMs, isFinished, true);
+  }
+
+  async watch(jobId: string): Promise<CompletionWatch & { wait(timeoutMs: number, isFinished: () => Promise<boolean>, askFirst?: boolean): Promise<void> }> {
     await this.connect().catch((error: unknown) => this.logger.warn('completion listener unavailable', { error: String(error) }));
+    const connection = this.client ? this.connection : null;
     let wake!: () => void;
     const woken = new Promise<void>((resolve) => (wake = resolve));
     const set = this.waiters.get(jobId) ?? new Set();
     set.add(wake);
     this.waiters.set(jobId, set);
-    // a monotonic deadline: how long a request waits is real time, whatever the service clock says
-    const deadline = performance.now() + timeoutMs;
-    try {
-      // checked after subscribing, so a job that ended just before is not missed
-      if (await isFinished()) return;
-      while (performance.now() < deadline) {
-        // a slow poll backs up the notification in case the connection was lost
-        const slice = Math.min(1000, deadline - performance.now());
-        const timedOut = await Promise.race([woken.then(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, slice, true))]);
-        if (!timedOut || (await isFinished())) return;
-      }
-    } finally {
+    const stop = () => {
       set.delete(wake);
-      if (set.size === 0) this.waiters.delete(jobId);
-    }
+      if (set.size === 0 && this.waiters.get(jobId) === set) this.waiters.delete(jobId);
+    };
+    return {
+      cancel: stop,
+      wait: async (timeoutMs, isFinished, askFirst = false) => {
+        // a monotonic deadline: how long a request waits is real time, whatever the service clock says
+        const deadline = performance.now() + timeoutMs;
+        try {
+          const heardEverything = connection !== null && this.client !== null && connection === this.connection;
+          if ((askFirst || !heardEverything) && (await isFinished())) return;
+          while (performance.now() < deadline) {
+            // a slow poll backs up the notification in case the connection was lost
+            const slice = Math.min(1000, deadline - performance.now());
+            const timedOut = await Promise.race([woken.then(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, slice, true))]);
+            if (!timedOut || (await isFinished())) return;
+          }
+        } finally {
+          stop();
+        }
+      },
+    };
   }
 
   private connect(): Promise<void> {
@@ -50,11 +65,16 @@ export class PgCompletionWaiter implements CompletionWaiter {
       });
       client.on('error', (error) => {
         this.logger.warn('completion listener lost its connection', { error: String(error) });
-        this.client = null;
+        if (this.client === client) this.client = null;
         client.end().catch(() => {});
+      });
+      // a connection that ends without an error (the server shut down) is no longer listening either
+      client.on('end', () => {
+        if (this.client === client) this.client = null;
       });
       await client.connect();
       await client.query(`LISTEN ${renderFinishedChannel}`);
+      this.connection++;
       this.client = client;
     })().finally(() => {
       this.connecting = null;

@@ -6,7 +6,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
-import { admitRenderJob, isTerminal, lockAccountAdmissions, takeRenderCreationToken } from './admit-render-job.ts';
+import { admitRenderJob, isTerminal, lockAccountAdmissions, newRenderJobId, takeRenderCreationToken } from './admit-render-job.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { requestFingerprint } from './request-fingerprint.ts';
@@ -52,16 +52,31 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
   const assetIds = await checkAssetReferences(ctx.db, principal.accountId, spec.html, saved ? 'template_id' : 'html');
 
   const replayed = idempotencyKey ? await findReplay(ctx.db, principal.accountId, kind, idempotencyKey, requestFingerprint(ctx, spec)) : null;
-  const now = ctx.clock();
-  const jobId =
-    replayed ??
-    (await (async () => {
+  const waiting = request.wait !== false;
+  const isFinished = (id: string) => async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id }, select: { status: true } }));
+  let jobId: string;
+  if (replayed) {
+    jobId = replayed;
+    if (waiting) await ctx.completions.wait(jobId, ctx.config.renderWaitMs, isFinished(jobId));
+  } else {
+    // listening for the new job's end starts before its admission commits, so the wait needs
+    // no look at the job before the notice comes
+    const newJobId = newRenderJobId(kind);
+    const watch = waiting ? await ctx.completions.watch(newJobId) : null;
+    const now = ctx.clock();
+    try {
       await takeRenderCreationToken(ctx, principalSubject(principal), now);
-      return admit(ctx, options, spec, assetIds, now, saved);
-    })());
-
-  if (request.wait !== false) {
-    await ctx.completions.wait(jobId, ctx.config.renderWaitMs, async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } })));
+      jobId = await admit(ctx, options, spec, assetIds, now, saved, newJobId);
+    } catch (error) {
+      watch?.cancel();
+      throw error;
+    }
+    if (watch && jobId === newJobId) await watch.wait(ctx.config.renderWaitMs, isFinished(jobId));
+    else if (watch) {
+      // an idempotent replay found inside the admission: another request's job
+      watch.cancel();
+      await ctx.completions.wait(jobId, ctx.config.renderWaitMs, isFinished(jobId));
+    }
   }
   const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
   return { job, finished: isTerminal(job) };
@@ -81,6 +96,7 @@ async function admit(
   assetIds: string[],
   now: Date,
   saved: ResolvedTemplateVersion | undefined,
+  jobId: string,
 ): Promise<string> {
   const { principal, kind, request, idempotencyKey } = options;
   return ctx.db.$transaction(async (tx) => {
@@ -90,7 +106,8 @@ async function admit(
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
-    const jobId = await admitRenderJob(tx, {
+    await admitRenderJob(tx, {
+      id: jobId,
       accountId: principal.accountId,
       plan: principal.plan,
       keyId: keyIdOf(principal),

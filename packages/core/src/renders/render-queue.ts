@@ -93,23 +93,34 @@ export async function claimRender(ctx: ServiceContext, jobId: string): Promise<C
   return rows[0] ? claimedJob(rows[0]) : null;
 }
 
+/** One claim from the queue: the job (null when the entry's job could not be claimed) and whether more entries were due. */
+export interface RenderClaim {
+  job: ClaimedJob | null;
+  /** Another entry of the same slots was due when this one was taken: claiming again may find it. */
+  moreDue: boolean;
+}
+
 /**
  * Takes the oldest due entry of the single or the bulk queue that no other worker is taking,
- * and claims its job, in one statement: 'empty' when nothing is due, null when the entry's job
- * could not be claimed (it ended meanwhile, or another worker's lease on it still holds).
+ * and claims its job, in one statement: 'empty' when nothing is due; the claim's job is null
+ * when the entry's job could not be claimed (it ended meanwhile, or another worker's lease on
+ * it still holds). The statement also tells whether another entry was due, so slots that took
+ * the last one do not ask again only to find the queue empty (a new entry's NOTIFY wakes them).
  */
-export async function claimNextRender(ctx: ServiceContext, options: { bulk: boolean }): Promise<ClaimedJob | null | 'empty'> {
-  const rows = await ctx.db.$queryRaw<(Partial<ClaimRow> & { taken: string })[]>`
+export async function claimNextRender(ctx: ServiceContext, options: { bulk: boolean }): Promise<RenderClaim | 'empty'> {
+  const rows = await ctx.db.$queryRaw<(Partial<ClaimRow> & { taken: string; more_due: boolean })[]>`
     WITH taken AS (
       DELETE FROM render_queue WHERE seq = (
         SELECT seq FROM render_queue WHERE bulk = ${options.bulk} AND run_at <= now()
          ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING job_id),
     claimed AS (${claimOf(ctx, Prisma.sql`taken`)})
-    SELECT taken.job_id AS taken, claimed.* FROM taken LEFT JOIN claimed ON claimed.id = taken.job_id`;
+    SELECT taken.job_id AS taken, claimed.*,
+           EXISTS (SELECT 1 FROM render_queue q WHERE q.bulk = ${options.bulk} AND q.run_at <= now() AND q.job_id <> taken.job_id) AS more_due
+      FROM taken LEFT JOIN claimed ON claimed.id = taken.job_id`;
   const row = rows[0];
   if (!row) return 'empty';
-  return row.id ? claimedJob(row as ClaimRow) : null;
+  return { job: row.id ? claimedJob(row as ClaimRow) : null, moreDue: row.more_due };
 }
 
 /**

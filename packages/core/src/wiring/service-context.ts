@@ -48,11 +48,14 @@ export function storageFromConfig(config: ServiceConfig): ObjectStorage {
 }
 
 /** A waiter without a listening connection: it polls once a second. For processes that rarely wait. */
+async function pollUntilFinished(timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
+  for (let waited = 0; waited < timeoutMs && !(await isFinished()); waited += 1000) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, timeoutMs - waited)));
+  }
+}
+
 const pollingCompletions: CompletionWaiter = {
-  async wait(_jobId, timeoutMs, isFinished) {
-    for (let waited = 0; waited < timeoutMs && !(await isFinished()); waited += 1000) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, timeoutMs - waited)));
-    }
-  },
+  wait: (_jobId, timeoutMs, isFinished) => pollUntilFinished(timeoutMs, isFinished),
+  watch: async () => ({ wait: pollUntilFinished, cancel: () => {} }),
   close: async () => {},
 };
