@@ -26,7 +26,7 @@ export const MAX_FITTED_ELEMENTS = 500;
 /** Layouts one shrink may try: enough to come within a hundredth of the size. */
 const SHRINK_STEPS = 14;
 
-const FIT_TEXT = `(({ defaultMin, maxElements, shrinkSteps }) => {
+export const FIT_TEXT = `(({ defaultMin, maxElements, shrinkSteps }) => {
   const problems = [];
   const overflows = (element) => element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight;
   const selectorOf = (element) => {
@@ -129,9 +129,11 @@ const FIT_TEXT = `(({ defaultMin, maxElements, shrinkSteps }) => {
   return problems;
 })`;
 
+/** What FIT_TEXT is called with. */
+export const fitSettings = { defaultMin: DEFAULT_MIN_FONT_PX, maxElements: MAX_FITTED_ELEMENTS, shrinkSteps: SHRINK_STEPS };
+
 /** Fits every marked element of the loaded document and records the shrinks that hit their minimum. */
 export async function fitText(session: CDPSession, found: FindingsCollector): Promise<void> {
-  const settings = { defaultMin: DEFAULT_MIN_FONT_PX, maxElements: MAX_FITTED_ELEMENTS, shrinkSteps: SHRINK_STEPS };
-  const problems = (await callIsolated(session, 'fitText', FIT_TEXT, settings)) as ReportProblem[];
+  const problems = (await callIsolated(session, 'fitText', FIT_TEXT, fitSettings)) as ReportProblem[];
   for (const problem of problems) found.problem(problem);
 }

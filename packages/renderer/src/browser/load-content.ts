@@ -1,9 +1,11 @@
 // Puts the untrusted HTML into the isolated page and waits until it is ready to capture.
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { JavascriptMode } from '@svc/contracts';
+import type { ReportProblem } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
-import { decodeImages } from './decode-images.ts';
-import { fitText } from './fit-text.ts';
+import { decodeImages, MAX_DECODED_IMAGES } from './decode-images.ts';
+import { FIT_TEXT, fitSettings, fitText } from './fit-text.ts';
+import { callIsolated } from './isolated-world.ts';
 import { rewriteAssetReferences } from './page-resource-policy.ts';
 import { waitForReadySignal } from './ready-signal.ts';
 
@@ -21,6 +23,22 @@ const SETTLE_FONTS = `(async () => {
     if (document.fonts.status !== 'loading') return;
   }
 })()`;
+
+/**
+ * What follows the load of a document without script, in one evaluation in the isolated world
+ * (one DevTools round trip where it was three): fonts settled, images decoded, text fitted.
+ * Only images whose load ended are decoded: with script off, nothing starts loading after the
+ * load event, and an image that never started (loading="lazy" outside the viewport) would
+ * never decode. Answers the time the fonts took and the fitting's problems.
+ */
+const PREPARE_WITHOUT_SCRIPT = `(async ({ limit, fit }) => {
+  const started = performance.now();
+  await ${SETTLE_FONTS};
+  const fontsMs = performance.now() - started;
+  const images = [...document.images].filter((image) => image.complete).slice(0, limit);
+  await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
+  return { fontsMs, problems: (${FIT_TEXT})(fit) };
+})`;
 
 /** What a render (a job with a report) adds to loading: its script mode, its time limit, the sandbox's own DevTools session. */
 export interface RenderJob {
@@ -46,6 +64,15 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
     return;
   }
   await found.time('content_load_ms', load);
+  if (job?.javascript === 'disabled') {
+    const prepared = (await callIsolated(job.session, 'prepareWithoutScript', PREPARE_WITHOUT_SCRIPT, { limit: MAX_DECODED_IMAGES, fit: fitSettings })) as {
+      fontsMs: number;
+      problems: ReportProblem[];
+    };
+    found.timed('fonts_ready_ms', prepared.fontsMs);
+    for (const problem of prepared.problems) found.problem(problem);
+    return;
+  }
   await found.time('fonts_ready_ms', settleFonts);
   if (!job) return;
   // what the document drew once ready may use fonts that had not started loading before

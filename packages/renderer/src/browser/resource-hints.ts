@@ -17,6 +17,10 @@ export async function auditResourceHints(session: CDPSession, violations: Violat
     session.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: 'script[type="speculationrules" i]' }),
   ]);
   const attributes = await Promise.all(links.nodeIds.map((nodeId) => session.send('DOM.getAttributes', { nodeId })));
+  // getDocument turned the DOM agent on, which would report every later change of the
+  // document (the capture's layout, the reset) as events nobody reads: off again, sent with
+  // the next command rather than waited for
+  session.send('DOM.disable').catch(() => undefined);
   for (const each of attributes) {
     const map = attributeMap(each.attributes);
     const rel = (map.get('rel') ?? '').toLowerCase().split(/\s+/);

@@ -36,6 +36,13 @@ const LOAD_PAGE_FONTS = `(async () => {
   await Promise.all(Array.from(document.fonts).filter((face) => face.status === 'unloaded' && named(face)).map((face) => face.load().catch(() => null)));
 })()`;
 
+/** Both questions before printing in one evaluation: whether the document asks for an outline, once the @page fonts loaded. */
+const BEFORE_PRINT = `(async () => {
+  const outline = ${ASKS_FOR_OUTLINE};
+  await ${LOAD_PAGE_FONTS};
+  return outline;
+})()`;
+
 /** Chromium draws its default date/title/URL header when a template is empty; the render request rules say empty. */
 const EMPTY_TEMPLATE = '<span></span>';
 
@@ -57,8 +64,7 @@ export function preparePdf(pdf: PdfOptions): PageGeometry {
  */
 export async function capturePdf(page: Page, session: CDPSession, pdf: PdfOptions, geometry: PageGeometry, pages: readonly string[] | undefined): Promise<Uint8Array> {
   if (pages) await arrangeForPrint(page, pages);
-  const outline = (await page.evaluate(ASKS_FOR_OUTLINE)) === true;
-  await page.evaluate(LOAD_PAGE_FONTS);
+  const outline = (await page.evaluate(BEFORE_PRINT)) === true;
   try {
     return await printToPdf(page, session, {
       paperWidth: geometry.widthIn,

@@ -53,6 +53,11 @@ export class FindingsCollector {
     return this.#adding;
   }
 
+  /** Records how long a stage took, measured elsewhere (in the page). */
+  timed(stage: Stage, ms: number): void {
+    this.findings.timing[stage] = Math.round(ms);
+  }
+
   /** Runs one stage of the render and records how long it took, even when it throws. */
   async time<T>(stage: Stage, work: () => Promise<T>): Promise<T> {
     const started = performance.now();
