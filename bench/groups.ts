@@ -30,7 +30,13 @@ async function batchDone(baseUrl: string, apiKey: string, id: string): Promise<b
   return false;
 }
 
-export async function batchCell(baseUrl: string, apiKeys: string[]) {
+/** The batch cell's two ratios: batch over singles' throughput, and singles' p50 while a batch drains over idle. */
+export interface BatchResult {
+  batchOverSingles: number;
+  drainingOverIdle: number;
+}
+
+export async function batchCell(baseUrl: string, apiKeys: string[]): Promise<BatchResult> {
   const template = await call(baseUrl, apiKeys[0]!, '/v1/templates', { name: 'Invoice', source: invoiceHtml.replace('Example Ltd', '{{ customer }}') });
   if (template.status !== 201) throw new Error(`template refused: ${template.status}`);
   const templateId: string = template.body.id;
@@ -76,4 +82,5 @@ export async function batchCell(baseUrl: string, apiKeys: string[]) {
     `singles at conc 1: p50 idle ${idle.p50.toFixed(1)} ms (${probeRenders} renders), while a ${rows}-row batch drains ` +
       `${duringP50.toFixed(1)} ms (${latencies.length} renders); ratio ${(duringP50 / idle.p50).toFixed(2)}`,
   );
+  return { batchOverSingles: batchThroughput / singles.throughput, drainingOverIdle: duringP50 / idle.p50 };
 }

@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAccount, createApiKey, createServiceContext, loadConfig, silentLogger } from '@svc/core';
 import { createDb } from '@svc/db';
-import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
 import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { type Fixture, fixtures } from './fixtures.ts';
-import { batchCell } from './groups.ts';
+import { batchCell, type BatchResult } from './groups.ts';
+import { largeCell, type LargeResult, postgresMemory } from './large.ts';
+import { rawRenderer } from './raw.ts';
 import { reportCell } from './report.ts';
 import { printRouteJavascript } from './route-javascript.ts';
 import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, processTree, rssMib, treeRss } from './processes.ts';
-import { freePort, type Service, startService } from './service.ts';
+import { freePort, type Service, serviceRenderer, startService, type Trace } from './service.ts';
 import { type Measurement, measure } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,93 +38,6 @@ const fixtureFilter = process.env.BENCH_FIXTURES?.split(',').map((word) => word.
 const reportOnly = process.env.BENCH_REPORT_ONLY === '1';
 const reportRun = process.env.BENCH_REPORT !== '0';
 const tableFixtures = fixtures.filter((fixture) => !fixtureFilter || fixtureFilter.some((word) => fixture.name.toLowerCase().startsWith(word)));
-
-/**
- * Raw puppeteer on the service's browser binary. `warm`: one page per concurrent render, reused
- * (the issue's baseline). `fresh`: a new browser context per render, closed afterwards, which
- * is the isolation the service gives every job; the gap between the two is the price of that
- * isolation alone, before any HTTP, queue or storage.
- */
-async function rawRenderer(concurrency: number, mode: 'warm' | 'fresh') {
-  const executablePath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
-  const browser: Browser = await puppeteer.launch({
-    executablePath,
-    headless: headlessMode(executablePath),
-    // the same performance flags as the service's pool: pages rendering side by side must not be
-    // throttled as background tabs
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--no-first-run',
-      '--disable-renderer-backgrounding',
-      '--disable-background-timer-throttling',
-      '--disable-backgrounding-occluded-windows',
-    ],
-  });
-  const openPage = async () => {
-    // one context per page: a screenshot needs its page in front, and each context has its own window
-    const page = await (await browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 720 });
-    return page;
-  };
-  const free: Page[] = [];
-  if (mode === 'warm') for (let index = 0; index < concurrency; index++) free.push(await openPage());
-  const capture = async (page: Page, fixture: Fixture) => {
-    await page.setContent(fixture.html, { waitUntil: 'load' });
-    if (fixture.kind === 'pdf') await page.pdf({ format: 'A4', printBackground: true });
-    else await page.screenshot({ type: 'png' });
-  };
-  return {
-    async render(fixture: Fixture) {
-      if (mode === 'fresh') {
-        const page = await openPage();
-        try {
-          await capture(page, fixture);
-        } finally {
-          await page.browserContext().close();
-        }
-        return;
-      }
-      const page = free.pop() as Page;
-      try {
-        await capture(page, fixture);
-      } finally {
-        free.push(page);
-      }
-    },
-    /** CPU its browser's processes (ended ones included) have used so far, in ms */
-    cpu: () => cpuMs(processTree([browser.process()?.pid as number])),
-    close: () => browser.close(),
-  };
-}
-
-/** One service render as the client saw it: the job's id, when the request left, when its answer arrived (epoch ms). */
-interface Trace {
-  id: string;
-  sentAt: number;
-  answeredAt: number;
-}
-
-const epochNow = () => performance.timeOrigin + performance.now();
-
-function serviceRenderer(baseUrl: string, apiKeys: string[], traces?: Trace[]) {
-  let turn = 0;
-  return async (fixture: Fixture) => {
-    const sentAt = epochNow();
-    const apiKey = apiKeys[turn++ % apiKeys.length];
-    const body = fixture.kind === 'pdf' ? { html: fixture.html } : { html: fixture.html, image: { format: 'png', width: 1280, height: 720 } };
-    const response = await fetch(`${baseUrl}/v1/${fixture.kind}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const job = (await response.json()) as { id: string; status: string };
-    if (response.status !== 200 || job.status !== 'succeeded') throw new Error(`service render failed: ${response.status} ${JSON.stringify(job)}`);
-    traces?.push({ id: job.id, sentAt, answeredAt: epochNow() });
-  };
-}
 
 /**
  * Where a service render's time goes, as medians over the traced renders, from the job's own
@@ -219,17 +132,22 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   );
   const splits: string[] = [];
   const cpuSplits: string[] = [];
+  const cells: CellResult[] = [];
   for (const concurrency of table ? concurrencies : []) {
     const raw = await rawRenderer(concurrency, 'warm');
     const fresh = await rawRenderer(concurrency, 'fresh');
     for (const fixture of tableFixtures) {
-      const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency);
+      // raw's machine time: every core's busy time while it ran, its own client included
+      const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency, () => ({ machine: machineBusyMs() }));
       const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency, () => ({ browser: fresh.cpu() }));
       traces.length = 0;
       const serviceResult = await measureCell(viaService, fixture, concurrency, () => cpuBreakdown(servicePids));
       splits.push(`${fixture.name} conc ${concurrency}: ${await timeSplit(benchUrl, traces.slice(warmup))}`);
       const coldResult = await measureCell(viaColdMix, fixture, concurrency, () => cpuBreakdown(servicePids));
-      cpuSplits.push(`${fixture.name} conc ${concurrency}: svc ${serviceResult.cpu}\n    cold ${coldResult.cpu}\n    fresh ${freshResult.cpu}`);
+      cpuSplits.push(
+        `${fixture.name} conc ${concurrency}: svc ${serviceResult.cpu}\n    cold ${coldResult.cpu}\n    fresh ${freshResult.cpu}\n    raw ${rawResult.cpu}`,
+      );
+      cells.push({ fixture: fixture.name, concurrency, raw: rawResult, fresh: freshResult, svc: serviceResult, cold: coldResult });
       const row =
         `${fixture.name.padEnd(24)} ${String(concurrency).padStart(4)} |${format(rawResult.throughput, 2)}  ${format(freshResult.throughput, 2)} ${format(serviceResult.throughput, 2)}` +
         `${format(serviceResult.throughput / rawResult.throughput, 2)}  ${format(serviceResult.throughput / freshResult.throughput, 2)}` +
@@ -242,13 +160,96 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   }
   if (splits.length > 0) console.log(`svc time split, medians in ms (request to admission, admission to claim, claim to finish, finish to answer):\n  ${splits.join('\n  ')}`);
   if (cpuSplits.length > 0) console.log(`CPU per render of the service cells (ms):\n  ${cpuSplits.join('\n  ')}`);
-  if (process.env.BENCH_BATCH !== '0') await batchCell(baseUrl, apiKeys);
+  if (cells.length > 0) printCpuRatios(cells);
+  const batch = process.env.BENCH_BATCH !== '0' ? await batchCell(baseUrl, apiKeys) : undefined;
+  const large =
+    process.env.BENCH_LARGE !== '0'
+      ? await largeCell({
+          render: serviceRenderer(baseUrl, apiKeys),
+          memory: () => ({ ...rssParts(servicePids), postgres: postgresMemory(postgresProcesses()) }),
+          cpu: () => cpuBreakdown(servicePids),
+        })
+      : undefined;
   if (reportRun) await reportCell(tableFixtures);
-  if (memoryRenders <= memoryCheckpoint) return;
-  // the memory run is one run of a service started for it, so nothing of the cells above is in
-  // its figures; it keeps no traces: 5,000 of them would only grow this process
-  await service.restart();
-  await memoryCell(serviceRenderer(baseUrl, memoryKeys), service.pids);
+  let memory: MemoryResult | undefined;
+  if (memoryRenders > memoryCheckpoint) {
+    // the memory run is one run of a service started for it, so nothing of the cells above is in
+    // its figures; it keeps no traces: 5,000 of them would only grow this process
+    await service.restart();
+    memory = await memoryCell(serviceRenderer(baseUrl, memoryKeys), service.pids);
+  }
+  printTargets(cells, batch, large, memory);
+}
+
+/** One cell of the table: the four ways of rendering one fixture at one concurrency, with the CPU each part spent per render. */
+interface CellResult {
+  fixture: string;
+  concurrency: number;
+  raw: CellMeasurement;
+  fresh: CellMeasurement;
+  svc: CellMeasurement;
+  cold: CellMeasurement;
+}
+
+const perRender = (cell: CellMeasurement, ...parts: string[]) => parts.reduce((sum, part) => sum + (cell.cpuParts[part] ?? 0), 0);
+const pipelineOf = (cell: CellMeasurement) => perRender(cell, 'web', 'worker', 'postgres');
+const browserOf = (cell: CellMeasurement) => perRender(cell, 'browser process', 'renderers', 'gpu and utility');
+
+/**
+ * The issue's CPU ratios for every cell, from the figures of the same run: the pipeline around
+ * the browser (web + worker + PostgreSQL) per service render against raw puppeteer's whole
+ * machine time per warm render, and the browser CPU of a cold job (a new sandbox) against raw
+ * puppeteer's per fresh context.
+ */
+function printCpuRatios(cells: CellResult[]) {
+  console.log('CPU ratios per cell (ms per render): raw machine = every core busy while raw rendered; pipeline = web + worker + PostgreSQL of svc;');
+  console.log('new sandbox = the browser CPU of a cold render; fresh = raw puppeteer\'s browser with a new context per render.');
+  console.log('fixture                  conc | raw machine  pipeline pipeline/raw | svc browser | new sandbox    fresh new/fresh');
+  for (const cell of cells) {
+    const rawMachine = cell.raw.cpuParts.machine ?? Number.NaN;
+    const fresh = cell.fresh.cpuParts.browser ?? Number.NaN;
+    console.log(
+      `${cell.fixture.padEnd(24)} ${String(cell.concurrency).padStart(4)} |${format(rawMachine).padStart(12)} ${format(pipelineOf(cell.svc), 1)} ${format(pipelineOf(cell.svc) / rawMachine, 2).padStart(12)} |` +
+        `${format(browserOf(cell.svc)).padStart(12)} |${format(browserOf(cell.cold)).padStart(12)} ${format(fresh)} ${format(browserOf(cell.cold) / fresh, 2).padStart(9)}`,
+    );
+  }
+}
+
+/** The issue's targets, each with what this run measured and whether it is met. */
+function printTargets(cells: CellResult[], batch: BatchResult | undefined, large: LargeResult | undefined, memory: MemoryResult | undefined) {
+  const rows: [string, string, boolean][] = [];
+  const cell = (prefix: string, concurrency: number) => cells.find((each) => each.fixture.startsWith(prefix) && each.concurrency === concurrency);
+  const ratio = (value: number) => value.toFixed(2);
+  const invoice2 = cell('invoice', 2);
+  if (invoice2) {
+    const pipeline = pipelineOf(invoice2.svc) / (invoice2.raw.cpuParts.machine ?? Number.NaN);
+    rows.push(['pipeline CPU per invoice render at conc 2 <= 0.5x raw warm machine time', ratio(pipeline), pipeline <= 0.5]);
+    const svcRaw = invoice2.svc.throughput / invoice2.raw.throughput;
+    rows.push(['invoice PDF, conc 2, svc/raw >= 0.6', ratio(svcRaw), svcRaw >= 0.6]);
+  }
+  for (const prefix of ['table', 'PNG']) {
+    const found = cell(prefix, 2);
+    if (!found) continue;
+    const svcRaw = found.svc.throughput / found.raw.throughput;
+    rows.push([`${found.fixture}, conc 2, svc/raw >= 0.95`, ratio(svcRaw), svcRaw >= 0.95]);
+  }
+  for (const each of cells) {
+    const newOverFresh = browserOf(each.cold) / (each.fresh.cpuParts.browser ?? Number.NaN);
+    rows.push([`${each.fixture}, conc ${each.concurrency}: new sandbox browser CPU <= 1.1x raw fresh`, ratio(newOverFresh), newOverFresh <= 1.1]);
+    const coldFresh = each.cold.throughput / each.fresh.throughput;
+    rows.push([`${each.fixture}, conc ${each.concurrency}: cold/fresh >= 0.9`, ratio(coldFresh), coldFresh >= 0.9]);
+  }
+  if (memory) {
+    rows.push([`web RSS after render ${memoryRenders} <= 250 MiB`, `${memory.webMib.toFixed(0)} MiB`, memory.webMib <= 250]);
+    rows.push([`web + worker + browser RSS within 10% between renders ${memoryCheckpoint} and ${memoryRenders}`, memory.ratio.toFixed(3), Math.abs(memory.ratio - 1) <= 0.1]);
+  }
+  if (large) rows.push(['table PDF (200 pages), svc/raw >= 0.9', ratio(large.tableSvcOverRaw), large.tableSvcOverRaw >= 0.9]);
+  if (batch) {
+    rows.push(['200-row batch/singles >= 0.9', ratio(batch.batchOverSingles), batch.batchOverSingles >= 0.9]);
+    rows.push(["singles' p50 while a batch drains <= 2x idle", ratio(batch.drainingOverIdle), batch.drainingOverIdle <= 2]);
+  }
+  console.log('Targets, as measured in this run:');
+  for (const [target, measured, met] of rows) console.log(`  ${met ? 'met    ' : 'not met'}  ${target}: ${measured}`);
 }
 
 /**
@@ -257,7 +258,13 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
  * render shows as growth between the two; a planned browser replacement (every 2,000
  * renders) falls inside the run, so what it frees or costs is counted too.
  */
-async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePids: number[]) {
+/** What the memory run measured for the targets: the web process tree's RSS at the end, and late over early for the whole service. */
+interface MemoryResult {
+  webMib: number;
+  ratio: number;
+}
+
+async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePids: number[]): Promise<MemoryResult> {
   const invoice = fixtures[0] as Fixture;
   await measure(() => render(invoice), memoryCheckpoint, 2);
   const early = treeRss(servicePids);
@@ -273,6 +280,7 @@ async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePi
       `after render ${memoryRenders} ${late.mib.toFixed(0)} MiB in ${late.processes} processes; ratio ${(late.mib / early.mib).toFixed(3)}`,
   );
   console.log(`CPU per render over renders ${memoryCheckpoint + 1} to ${memoryRenders} (ms): ${cpuPerRender(cpuBefore, cpuAfter, memoryRenders - memoryCheckpoint)}`);
+  return { webMib: rssParts(servicePids).web ?? Number.NaN, ratio: late.mib / early.mib };
 }
 
 /**
@@ -333,6 +341,9 @@ function postgresProcesses(): number[] {
   return process.env.DATABASE_URL ? [] : clusterProcesses(join(root, '.data', 'bench', 'pg'));
 }
 
+/** A cell's measurement: throughput and latency, and with a sample, the CPU per render of each part (and as text). */
+type CellMeasurement = Measurement & { cpu: string; cpuParts: Record<string, number> };
+
 /**
  * A cell: warm-up renders, then the measured ones; with `sample` (CPU used so far, by part),
  * also the CPU per render each part spent on the measured renders.
@@ -342,11 +353,13 @@ async function measureCell(
   fixture: Fixture,
   concurrency: number,
   sample?: () => Record<string, number>,
-): Promise<Measurement & { cpu: string }> {
+): Promise<CellMeasurement> {
   for (let index = 0; index < warmup; index++) await render(fixture);
   const before = sample?.();
   const result = await measure(() => render(fixture), runs, concurrency);
-  return { ...result, cpu: sample && before ? cpuPerRender(before, sample(), runs) : '' };
+  const after = sample && before ? sample() : undefined;
+  const cpuParts = after ? Object.fromEntries(Object.keys(after).map((name) => [name, (after[name]! - (before?.[name] ?? 0)) / runs])) : {};
+  return { ...result, cpu: after && before ? cpuPerRender(before, after, runs) : '', cpuParts };
 }
 
 await main();

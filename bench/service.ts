@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import type { Fixture } from './fixtures.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,6 +67,33 @@ export async function startService(env: Record<string, string>, baseUrl: string)
       await launch();
     },
     stop,
+  };
+}
+
+
+/** One service render as the client saw it: the job's id, when the request left, when its answer arrived (epoch ms). */
+export interface Trace {
+  id: string;
+  sentAt: number;
+  answeredAt: number;
+}
+
+export const epochNow = () => performance.timeOrigin + performance.now();
+
+export function serviceRenderer(baseUrl: string, apiKeys: string[], traces?: Trace[]) {
+  let turn = 0;
+  return async (fixture: Fixture) => {
+    const sentAt = epochNow();
+    const apiKey = apiKeys[turn++ % apiKeys.length];
+    const body = fixture.kind === 'pdf' ? { html: fixture.html } : { html: fixture.html, image: { format: 'png', width: 1280, height: 720 } };
+    const response = await fetch(`${baseUrl}/v1/${fixture.kind}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const job = (await response.json()) as { id: string; status: string };
+    if (response.status !== 200 || job.status !== 'succeeded') throw new Error(`service render failed: ${response.status} ${JSON.stringify(job)}`);
+    traces?.push({ id: job.id, sentAt, answeredAt: epochNow() });
   };
 }
 
