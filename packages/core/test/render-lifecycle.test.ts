@@ -75,6 +75,15 @@ const ledger = async (jobId: string) => (await ctx.db.creditLedgerEntry.findMany
 const trialBalance = async (accountId: string) => (await ctx.db.creditBalance.findFirstOrThrow({ where: { accountId, bucket: 'trial' } })).balance;
 const events = async (jobId: string) => (await ctx.db.renderEvent.findMany({ where: { jobId } })).map((event) => event.type);
 
+describe('render creation', () => {
+  it('answers the job record as the model reads it, every field under its own name and type', async () => {
+    const { job } = await queuedJob();
+    expect(job).toEqual(await jobRow(job.id));
+    expect(job.createdAt).toBeInstanceOf(Date);
+    expect(job.options).toMatchObject({ kind: 'pdf' });
+  });
+});
+
 describe('claim and lease', () => {
   it('lets one worker render a job; a second claim while the lease holds finds nothing to do', async () => {
     const { job } = await queuedJob();

@@ -1,5 +1,5 @@
 import { apiKeySecretPattern } from '@svc/contracts';
-import type { Plan } from '@svc/db';
+import { type Plan, Prisma, queryRows } from '@svc/db';
 import { verifierOf } from './secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -21,9 +21,9 @@ export async function authenticateApiKey(ctx: ServiceContext, authorization: str
   if (!secret || !apiKeySecretPattern.test(secret)) throw new DomainError('unauthorized');
   const now = ctx.clock();
   const stale = new Date(now.getTime() - lastUsedResolutionMs);
-  const rows = await ctx.db.$queryRaw<
-    { key_id: string; account_id: string; plan: Plan; account_status: string; monthly_overage_cap: number | null }[]
-  >`
+  const rows = await queryRows<{ key_id: string; account_id: string; plan: Plan; account_status: string; monthly_overage_cap: number | null }>(
+    ctx.db,
+    Prisma.sql`
     WITH key AS (
       SELECT k.id AS key_id, k.account_id, a.plan::text AS plan, a.status::text AS account_status, k.monthly_overage_cap, k.last_used_at
         FROM api_keys k JOIN accounts a ON a.id = k.account_id
@@ -31,7 +31,8 @@ export async function authenticateApiKey(ctx: ServiceContext, authorization: str
     touched AS (
       UPDATE api_keys SET last_used_at = ${now}
        WHERE id = (SELECT key_id FROM key WHERE last_used_at IS NULL OR last_used_at < ${stale}))
-    SELECT key_id, account_id, plan, account_status, monthly_overage_cap FROM key`;
+    SELECT key_id, account_id, plan, account_status, monthly_overage_cap FROM key`,
+  );
   const row = rows[0];
   if (!row) throw new DomainError('unauthorized');
   if (row.account_status !== 'active') throw new DomainError('account_suspended');

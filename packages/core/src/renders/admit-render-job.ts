@@ -1,4 +1,4 @@
-import { type DbOrTx, type Plan, Prisma, type Tx } from '@svc/db';
+import { type DbOrTx, type Plan, Prisma, queryRows, type Tx } from '@svc/db';
 import { bucketReservation, countReserved, creditLeft, reserveCredits, type ReserveCreditsOptions } from '../credits/reserve-credits.ts';
 import { periodOf } from '../shared/period.ts';
 import { rateAmountChange, refuseWhenShort } from '../limits/rate-limit.ts';
@@ -51,9 +51,12 @@ export async function refuseWhenOverloaded(ctx: ServiceContext, bound = ctx.conf
  */
 export async function takeRenderCreationToken(ctx: ServiceContext, subject: string, now: Date): Promise<void> {
   const bound = ctx.config.maxRenderBacklog;
-  const [row] = await ctx.db.$queryRaw<{ tokens: number; queued: number }[]>`
+  const [row] = await queryRows<{ tokens: number; queued: number }>(
+    ctx.db,
+    Prisma.sql`
     WITH token AS (${rateAmountChange('render_creation', subject, now, 1)})
-    SELECT (SELECT tokens FROM token) AS tokens, (${queuedUpTo(bound)}) AS queued`;
+    SELECT (SELECT tokens FROM token)::float8 AS tokens, (${queuedUpTo(bound)}) AS queued`,
+  );
   await refuseWhenShort(ctx.db, 'render_creation', subject, 1, row?.tokens ?? 0);
   if ((row?.queued ?? 0) >= bound) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
 }
@@ -65,8 +68,11 @@ export async function takeRenderCreationToken(ctx: ServiceContext, subject: stri
  * its foreign key, so a finishing job never holds an admission up.
  */
 export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<void> {
-  await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
+  await tx.$queryRaw(accountLock(accountId));
 }
+
+/** The statement of lockAccountAdmissions, for a transaction run without Prisma. */
+export const accountLock = (accountId: string) => Prisma.sql`SELECT id FROM accounts WHERE id = ${accountId} FOR NO KEY UPDATE`;
 
 /**
  * The admission every new render goes through, inside the caller's transaction holding the
@@ -75,6 +81,30 @@ export async function lockAccountAdmissions(tx: Tx, accountId: string): Promise<
  * both come here, so both follow the same rules and billing. Returns the new job's id.
  */
 export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
+  const admission = admissionOf(job);
+  if (await admitFromBucket((sql) => tx.$queryRaw(sql), admission)) return admission.jobId;
+  // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
+  // the reservation the general way (buckets again, then overage, else 402), then the job
+  await reserveCredits(tx, admission.credit);
+  await tx.$queryRaw`WITH admitted AS (SELECT 1), ${admission.recorded(Prisma.sql`admitted`)} SELECT count(*)::int AS woken FROM woken`;
+  return admission.jobId;
+}
+
+/** A statement runner: a transaction's, whichever client runs it. */
+export type RunStatement = <R>(sql: Prisma.Sql) => Promise<R[]>;
+
+/**
+ * The common case of admitRenderJob alone, inside the caller's transaction holding the
+ * account lock, for a caller that runs its statements without Prisma (inTransaction): true
+ * when a bucket paid and the job is recorded and queued; false when the general way is needed
+ * (the caller then admits with admitRenderJob in a transaction of its own). Throws 429 over
+ * the live limits.
+ */
+export async function admitRenderJobFromBucket(run: RunStatement, job: AdmittedRenderJob & { id: string }): Promise<boolean> {
+  return admitFromBucket(run, admissionOf(job));
+}
+
+function admissionOf(job: AdmittedRenderJob) {
   const { accountId, keyId, kind, now } = job;
   const jobId = job.id ?? newRenderJobId(kind);
   const credit: ReserveCreditsOptions = { accountId, plan: job.plan, holder: { jobId }, keyId, overageCap: job.overageCap, now };
@@ -91,11 +121,17 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
     input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${job.html} FROM created),
     assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT created.id, unnest(${job.assetIds}::text[]) FROM created),
     ${renderQueueEntries(Prisma.sql`created`, false)}`;
+  return { jobId, accountId, keyId, now, credit, recorded };
+}
 
-  // The common case in one statement: the live-job counts (a session's "key" count is the
-  // account's jobs made without a key, docs/decisions/accounts.md, Principals), and while both are under their
-  // limits a credit from a bucket with its reservation, then the job recorded and queued.
-  const [row] = await tx.$queryRaw<{ account: number; key: number; bucket: string | null; left: boolean; woken: number }[]>`
+/**
+ * The common case in one statement: the live-job counts (a session's "key" count is the
+ * account's jobs made without a key, docs/decisions/accounts.md, Principals), and while both
+ * are under their limits a credit from a bucket with its reservation, then the job recorded
+ * and queued. False when no bucket paid.
+ */
+async function admitFromBucket(run: RunStatement, { accountId, keyId, now, credit, recorded }: ReturnType<typeof admissionOf>): Promise<boolean> {
+  const [row] = await run<{ account: number; key: number; bucket: string | null; left: boolean; woken: number }>(Prisma.sql`
     WITH live AS (
       SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
         FROM render_jobs WHERE account_id = ${accountId} AND status IN ('queued', 'running')),
@@ -103,18 +139,11 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
     ${recorded(Prisma.sql`taken`)}
     SELECT live.account, live.key, (SELECT bucket::text FROM taken) AS bucket, ${creditLeft(accountId)} AS left,
            (SELECT count(*)::int FROM woken) AS woken
-      FROM live`;
+      FROM live`);
   refuseOverLiveLimits(row ?? { account: 0, key: 0 });
-  if (row?.bucket) {
-    countReserved(1);
-    return jobId;
-  }
-
-  // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
-  // the reservation the general way (buckets again, then overage, else 402), then the job
-  await reserveCredits(tx, credit);
-  await tx.$queryRaw`WITH admitted AS (SELECT 1), ${recorded(Prisma.sql`admitted`)} SELECT count(*)::int AS woken FROM woken`;
-  return jobId;
+  if (!row?.bucket) return false;
+  countReserved(1);
+  return true;
 }
 
 export const newRenderJobId = (kind: RenderKind) => newId(kind === 'pdf' ? 'pdf_' : 'image_');

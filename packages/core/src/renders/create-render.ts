@@ -1,12 +1,12 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
 import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-references.ts';
-import type { DbOrTx } from '@svc/db';
+import { type DbOrTx, inTransaction, Prisma, queryRows } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
-import { admitRenderJob, isTerminal, lockAccountAdmissions, newRenderJobId, takeRenderCreationToken } from './admit-render-job.ts';
+import { accountLock, admitRenderJob, admitRenderJobFromBucket, isTerminal, lockAccountAdmissions, newRenderJobId, takeRenderCreationToken } from './admit-render-job.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { requestFingerprint } from './request-fingerprint.ts';
@@ -78,8 +78,18 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
       await ctx.completions.wait(jobId, ctx.config.renderWaitMs, isFinished(jobId));
     }
   }
-  const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+  const job = await readRenderJob(ctx.db, jobId);
   return { job, finished: isTerminal(job) };
+}
+
+/**
+ * The job as the answer shows it, read with the driver (queryRows) rather than the model's
+ * findUnique: the columns of render_jobs under the model's field names.
+ */
+async function readRenderJob(db: DbOrTx, jobId: string): Promise<RenderJobRecord> {
+  const [row] = await queryRows<Record<string, unknown>>(db, Prisma.sql`SELECT * FROM render_jobs WHERE id = ${jobId}`);
+  if (!row) throw new Error(`render job ${jobId} not found`);
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()), value])) as unknown as RenderJobRecord;
 }
 
 async function findReplay(db: DbOrTx, accountId: string, kind: RenderKind, key: string, fingerprint: string): Promise<string | null> {
@@ -99,6 +109,32 @@ async function admit(
   jobId: string,
 ): Promise<string> {
   const { principal, kind, request, idempotencyKey } = options;
+  const job = {
+    id: jobId,
+    accountId: principal.accountId,
+    plan: principal.plan,
+    keyId: keyIdOf(principal),
+    overageCap: overageCapOf(principal),
+    kind,
+    reference: request.reference ?? null,
+    filename: request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id)),
+    template: spec.template ? { id: spec.template.id, version: spec.template.version } : null,
+    dataSha256: spec.dataSha256,
+    options: spec.options,
+    html: spec.html,
+    assetIds,
+    retryOf: null,
+    now,
+  };
+  // the common case (no idempotency key, no saved version to confirm, a bucket that pays) as
+  // two statements in a transaction run by the driver; anything else the general way below
+  if (!idempotencyKey && !saved) {
+    const admitted = await inTransaction(ctx.db, async (run) => {
+      await run(accountLock(principal.accountId));
+      return admitRenderJobFromBucket(run, job);
+    });
+    if (admitted) return jobId;
+  }
   return ctx.db.$transaction(async (tx) => {
     await lockAccountAdmissions(tx, principal.accountId);
     if (idempotencyKey) {
@@ -106,23 +142,7 @@ async function admit(
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
-    await admitRenderJob(tx, {
-      id: jobId,
-      accountId: principal.accountId,
-      plan: principal.plan,
-      keyId: keyIdOf(principal),
-      overageCap: overageCapOf(principal),
-      kind,
-      reference: request.reference ?? null,
-      filename: request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id)),
-      template: spec.template ? { id: spec.template.id, version: spec.template.version } : null,
-      dataSha256: spec.dataSha256,
-      options: spec.options,
-      html: spec.html,
-      assetIds,
-      retryOf: null,
-      now,
-    });
+    await admitRenderJob(tx, job);
     if (idempotencyKey) {
       await tx.idempotencyRecord.create({ data: { accountId: principal.accountId, kind, key: idempotencyKey, fingerprint: requestFingerprint(ctx, spec), jobId, createdAt: now } });
     }

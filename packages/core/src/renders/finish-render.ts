@@ -1,5 +1,5 @@
 import type { JobErrorCategory } from '@svc/contracts';
-import { type DbOrTx, Prisma } from '@svc/db';
+import { type DbOrTx, Prisma, queryRows } from '@svc/db';
 import { release, settlement } from '../credits/finish-reservation.ts';
 import { taskPriority } from '../jobs/catalog.ts';
 import { addJob, addJobOf } from '../jobs/enqueue.ts';
@@ -69,7 +69,9 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
     jobKey: Prisma.sql`'drain-render-groups:' || job.account_id`,
     priority: taskPriority.interactive,
   });
-  const finished = await db.$queryRaw<FinishedRow[]>`
+  const finished = await queryRows<FinishedRow>(
+    db,
+    Prisma.sql`
     WITH job AS (
       UPDATE render_jobs
          SET status = ${outcome.status}::"JobStatus", finished_at = ${now}, lease_expires_at = NULL,
@@ -97,7 +99,8 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
                 THEN (SELECT 1 FROM ${drain}) END AS drained
-      FROM job`;
+      FROM job`,
+  );
   const [row] = finished;
   if (row) countFinish(row, outcome, now);
   return row !== undefined;

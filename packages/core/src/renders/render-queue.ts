@@ -3,7 +3,7 @@
 // when that commits; a worker claims with one statement that takes the oldest entry no other
 // worker is taking (FOR UPDATE SKIP LOCKED) and moves its job to running under a lease.
 import type { RenderOptions, RenderProvenance } from '@svc/contracts';
-import { type DbOrTx, Prisma } from '@svc/db';
+import { type DbOrTx, Prisma, queryRows } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 
 /** The channel workers listen on; the payload names the slots the job is for: 'single' or 'bulk'. */
@@ -108,7 +108,9 @@ export interface RenderClaim {
  * the last one do not ask again only to find the queue empty (a new entry's NOTIFY wakes them).
  */
 export async function claimNextRender(ctx: ServiceContext, options: { bulk: boolean }): Promise<RenderClaim | 'empty'> {
-  const rows = await ctx.db.$queryRaw<(Partial<ClaimRow> & { taken: string; more_due: boolean })[]>`
+  const rows = await queryRows<Partial<ClaimRow> & { taken: string; more_due: boolean }>(
+    ctx.db,
+    Prisma.sql`
     WITH taken AS (
       DELETE FROM render_queue WHERE seq = (
         SELECT seq FROM render_queue WHERE bulk = ${options.bulk} AND run_at <= now()
@@ -117,7 +119,8 @@ export async function claimNextRender(ctx: ServiceContext, options: { bulk: bool
     claimed AS (${claimOf(ctx, Prisma.sql`taken`)})
     SELECT taken.job_id AS taken, claimed.*,
            EXISTS (SELECT 1 FROM render_queue q WHERE q.bulk = ${options.bulk} AND q.run_at <= now() AND q.job_id <> taken.job_id) AS more_due
-      FROM taken LEFT JOIN claimed ON claimed.id = taken.job_id`;
+      FROM taken LEFT JOIN claimed ON claimed.id = taken.job_id`,
+  );
   const row = rows[0];
   if (!row) return 'empty';
   return { job: row.id ? claimedJob(row as ClaimRow) : null, moreDue: row.more_due };
