@@ -55,16 +55,23 @@ export async function queryRows<T>(db: DbOrTx, sql: Prisma.Sql): Promise<T[]> {
  * Runs `work` in one transaction on a connection of the Db's pool, straight through the
  * driver: BEGIN, the statements `work` runs with `query`, COMMIT (ROLLBACK when it throws).
  * Prisma's interactive transaction costs some 0.8 ms of CPU for BEGIN, one statement and
- * COMMIT on the benchmark's machine; this, 0.23. Only for work made of SQL statements (no
- * model calls); a Db without a pool of its own runs it in `$transaction`.
+ * COMMIT on the benchmark's machine; this, 0.23. `first`, a statement whose values are all
+ * strings (a lock), goes with BEGIN in one round trip, its values as quoted literals. Only
+ * for work made of SQL statements (no model calls); a Db without a pool of its own runs it in
+ * `$transaction`.
  */
-export async function inTransaction<T>(db: Db, work: (query: <R>(sql: Prisma.Sql) => Promise<R[]>) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: Db, work: (query: <R>(sql: Prisma.Sql) => Promise<R[]>) => Promise<T>, first?: Prisma.Sql): Promise<T> {
   const own = direct.get(db);
-  if (!own) return db.$transaction((tx) => work(<R>(sql: Prisma.Sql) => tx.$queryRaw<R[]>(sql)));
+  if (!own) {
+    return db.$transaction(async (tx) => {
+      if (first) await tx.$queryRaw(first);
+      return work(<R>(sql: Prisma.Sql) => tx.$queryRaw<R[]>(sql));
+    });
+  }
   const client = await own.pool.connect();
   let broken: unknown;
   try {
-    await client.query('BEGIN');
+    await client.query(first ? `BEGIN; ${inlined(first, (text) => client.escapeLiteral(text))}` : 'BEGIN');
     const result = await work(async <R>(sql: Prisma.Sql) => (await client.query({ name: own.name({ sql: sql.text }) || undefined, text: sql.text, values: sql.values as unknown[] })).rows as R[]);
     await client.query('COMMIT');
     return result;
@@ -77,6 +84,14 @@ export async function inTransaction<T>(db: Db, work: (query: <R>(sql: Prisma.Sql
   }
 }
 
+/** The statement's text with its string values as quoted literals, for the simple protocol (several statements, no parameters). */
+function inlined(sql: Prisma.Sql, literal: (text: string) => string): string {
+  return sql.text.replace(/\$(\d+)/g, (_, index: string) => {
+    const value = sql.values[Number(index) - 1];
+    if (typeof value !== 'string') throw new Error('only string values are inlined');
+    return literal(value);
+  });
+}
 /** A statement text seen this often is prepared under a name of its own. */
 const PREPARE_AFTER = 3;
 /** Statement texts prepared in all (per connection at most as many): the hot path's are a few dozen. */

@@ -126,13 +126,11 @@ async function admit(
     retryOf: null,
     now,
   };
-  // the common case (no idempotency key, no saved version to confirm, a bucket that pays) as
-  // two statements in a transaction run by the driver; anything else the general way below
+  // the common case (no idempotency key, no saved version to confirm, a bucket that pays): the
+  // account lock sent with BEGIN, the admission, COMMIT, run by the driver; anything else the
+  // general way below
   if (!idempotencyKey && !saved) {
-    const admitted = await inTransaction(ctx.db, async (run) => {
-      await run(accountLock(principal.accountId));
-      return admitRenderJobFromBucket(run, job);
-    });
+    const admitted = await inTransaction(ctx.db, (run) => admitRenderJobFromBucket(run, job), accountLock(principal.accountId));
     if (admitted) return jobId;
   }
   return ctx.db.$transaction(async (tx) => {
