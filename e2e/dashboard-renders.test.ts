@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { newId } from '../packages/core/src/shared/ids.ts';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { api, newAccount, serviceDb } from './support/api.ts';
+import { requestRenderThumbnails } from '@svc/core';
+import { api, newAccount, serviceContext, serviceDb } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
 import { pdfText, renderOk } from './support/files.ts';
 import { createGroup, newTemplate, settled, unzip } from './support/groups.ts';
@@ -368,6 +369,9 @@ describe('groups', () => {
     expect((await page.request.get(`/dashboard/renders/${image.job.id}/thumbnail`)).status()).toBe(404);
     expect((await page.request.get(`/dashboard/renders/${image.job.id}/view`)).status()).toBe(404);
     const theirPdf = await renderOk('pdf', other.apiKey, { html: '<h1>Their PDF</h1>' });
+    // drawn as their own history would ask for it
+    const theirJob = await serviceDb().renderJob.findUniqueOrThrow({ where: { id: theirPdf.job.id } });
+    expect(await requestRenderThumbnails(serviceContext(), { accountId: other.accountId, jobs: [theirJob] })).toEqual([theirJob.id]);
     await expect.poll(async () => (await serviceDb().renderJob.findUniqueOrThrow({ where: { id: theirPdf.job.id } })).thumbnailKey, { timeout: 60_000 }).not.toBeNull();
     expect((await page.request.get(`/dashboard/renders/${theirPdf.job.id}/thumbnail`)).status()).toBe(404);
     expect((await page.request.get(`/dashboard/renders/${theirPdf.job.id}/view`)).status()).toBe(404);
