@@ -6,7 +6,7 @@ import { cpuMs, processTree } from './processes.ts';
 
 /**
  * Raw puppeteer on the service's browser binary. `warm`: one page per concurrent render, reused
- * (the issue's baseline). `fresh`: a new browser context per render, closed afterwards, which
+ * (the baseline of the performance targets). `fresh`: a new browser context per render, closed afterwards, which
  * is the isolation the service gives every job; the gap between the two is the price of that
  * isolation alone, before any HTTP, queue or storage.
  */

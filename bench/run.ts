@@ -196,7 +196,7 @@ const pipelineOf = (cell: CellMeasurement) => perRender(cell, 'web', 'worker', '
 const browserOf = (cell: CellMeasurement) => perRender(cell, 'browser process', 'renderers', 'gpu and utility');
 
 /**
- * The issue's CPU ratios for every cell, from the figures of the same run: the pipeline around
+ * The CPU ratios of the performance targets for every cell, from the figures of the same run: the pipeline around
  * the browser (web + worker + PostgreSQL) per service render against raw puppeteer's whole
  * machine time per warm render, and the browser CPU of a cold job (a new sandbox) against raw
  * puppeteer's per fresh context.
@@ -215,7 +215,7 @@ function printCpuRatios(cells: CellResult[]) {
   }
 }
 
-/** The issue's targets, each with what this run measured and whether it is met. */
+/** The performance targets, each with what this run measured and whether it is met. */
 function printTargets(cells: CellResult[], batch: BatchResult | undefined, large: LargeResult | undefined, memory: MemoryResult | undefined) {
   const rows: [string, string, boolean][] = [];
   const cell = (prefix: string, concurrency: number) => cells.find((each) => each.fixture.startsWith(prefix) && each.concurrency === concurrency);
