@@ -4,7 +4,7 @@
 // each process, and the peak resident memory of each process while the renders ran.
 import { type Fixture, largeFixtures } from './fixtures.ts';
 import { rawRenderer } from './raw.ts';
-import { processTree, pssMib, rssMib } from './processes.ts';
+import { perRender, processTree, rssMib } from './processes.ts';
 import { percentile } from './stats.ts';
 
 /** Renders per side and fixture (after one warm-up render); BENCH_LARGE_RUNS. */
@@ -82,7 +82,7 @@ export async function largeCell(service: MeasuredService): Promise<LargeResult> 
         svcTimes = await timedRuns(() => service.render(fixture));
       });
       const svcCpuAfter = service.cpu();
-      const svcCpu = Object.fromEntries(Object.keys(svcCpuAfter).map((part) => [part, (svcCpuAfter[part]! - (svcCpuBefore[part] ?? 0)) / runs]));
+      const svcCpu = perRender(svcCpuBefore, svcCpuAfter, runs);
 
       const rawMedian = percentile(rawTimes, 0.5);
       const svcMedian = percentile(svcTimes, 0.5);
@@ -98,6 +98,3 @@ export async function largeCell(service: MeasuredService): Promise<LargeResult> 
   }
   return { tableSvcOverRaw };
 }
-
-/** PostgreSQL's memory counted once per page (PSS): its shared buffers are touched by every backend. */
-export const postgresMemory = (pids: number[]) => pssMib(pids);

@@ -128,3 +128,8 @@ export function clusterProcesses(clusterDir: string): number[] {
     return [];
   }
 }
+
+/** What each part spent between two samples of the same parts, per render. */
+export function perRender(before: Record<string, number>, after: Record<string, number>, renders: number): Record<string, number> {
+  return Object.fromEntries(Object.keys(after).map((part) => [part, (after[part]! - (before[part] ?? 0)) / renders]));
+}

@@ -13,11 +13,11 @@ import { createDb } from '@svc/db';
 import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import { type Fixture, fixtures } from './fixtures.ts';
 import { batchCell, type BatchResult } from './groups.ts';
-import { largeCell, type LargeResult, postgresMemory } from './large.ts';
+import { largeCell, type LargeResult } from './large.ts';
 import { rawRenderer } from './raw.ts';
 import { reportCell } from './report.ts';
 import { printRouteJavascript } from './route-javascript.ts';
-import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, processTree, rssMib, treeRss } from './processes.ts';
+import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, perRender, processTree, pssMib, rssMib, treeRss } from './processes.ts';
 import { freePort, type Service, serviceRenderer, startService, type Trace } from './service.ts';
 import { type Measurement, measure } from './stats.ts';
 
@@ -166,7 +166,8 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
     process.env.BENCH_LARGE !== '0'
       ? await largeCell({
           render: serviceRenderer(baseUrl, apiKeys),
-          memory: () => ({ ...rssParts(servicePids), postgres: postgresMemory(postgresProcesses()) }),
+          // PostgreSQL's as PSS: its shared buffers, touched by every backend, count once
+          memory: () => ({ ...rssParts(servicePids), postgres: pssMib(postgresProcesses()) }),
           cpu: () => cpuBreakdown(servicePids),
         })
       : undefined;
@@ -191,9 +192,9 @@ interface CellResult {
   cold: CellMeasurement;
 }
 
-const perRender = (cell: CellMeasurement, ...parts: string[]) => parts.reduce((sum, part) => sum + (cell.cpuParts[part] ?? 0), 0);
-const pipelineOf = (cell: CellMeasurement) => perRender(cell, 'web', 'worker', 'postgres');
-const browserOf = (cell: CellMeasurement) => perRender(cell, 'browser process', 'renderers', 'gpu and utility');
+const spentBy = (cell: CellMeasurement, ...parts: string[]) => parts.reduce((sum, part) => sum + (cell.cpuParts[part] ?? 0), 0);
+const pipelineOf = (cell: CellMeasurement) => spentBy(cell, 'web', 'worker', 'postgres');
+const browserOf = (cell: CellMeasurement) => spentBy(cell, 'browser process', 'renderers', 'gpu and utility');
 
 /**
  * The CPU ratios of the performance targets for every cell, from the figures of the same run: the pipeline around
@@ -327,7 +328,7 @@ function rssParts(servicePids: number[]): Record<string, number> {
 
 /** CPU per render spent by each part of the service between two breakdowns, as `name ms` pairs. */
 function cpuPerRender(before: Record<string, number>, after: Record<string, number>, renders: number): string {
-  const parts = Object.keys(after).map((name) => [name, (after[name]! - (before[name] ?? 0)) / renders] as const);
+  const parts = Object.entries(perRender(before, after, renders));
   const total = parts.reduce((sum, [, ms]) => sum + ms, 0);
   return `${parts.map(([name, ms]) => `${name} ${ms.toFixed(1)}`).join(', ')}; total ${total.toFixed(1)}`;
 }
@@ -358,7 +359,7 @@ async function measureCell(
   const before = sample?.();
   const result = await measure(() => render(fixture), runs, concurrency);
   const after = sample && before ? sample() : undefined;
-  const cpuParts = after ? Object.fromEntries(Object.keys(after).map((name) => [name, (after[name]! - (before?.[name] ?? 0)) / runs])) : {};
+  const cpuParts = after && before ? perRender(before, after, runs) : {};
   return { ...result, cpu: after && before ? cpuPerRender(before, after, runs) : '', cpuParts };
 }
 

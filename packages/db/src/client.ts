@@ -32,7 +32,15 @@ export function createDb({ url, poolSize = 10 }: CreateDbOptions): Db {
 }
 
 /** The pool under each Db, for the statements of the render path that skip Prisma's query machinery. */
-const direct = new WeakMap<object, { pool: pg.Pool; name: (query: { sql: string }) => string }>();
+const direct = new WeakMap<object, Direct>();
+
+interface Direct {
+  pool: pg.Pool;
+  name: (query: { sql: string }) => string;
+}
+
+/** A statement as the driver takes it: named once it runs often, its values as parameters. */
+const driverQuery = (own: Direct, sql: Prisma.Sql): pg.QueryConfig => ({ name: own.name({ sql: sql.text }) || undefined, text: sql.text, values: sql.values as unknown[] });
 
 /**
  * Runs one SQL statement (a Prisma.sql fragment) and answers its rows as PostgreSQL's driver
@@ -47,7 +55,7 @@ const direct = new WeakMap<object, { pool: pg.Pool; name: (query: { sql: string 
 export async function queryRows<T>(db: DbOrTx, sql: Prisma.Sql): Promise<T[]> {
   const own = direct.get(db);
   if (!own) return db.$queryRaw<T[]>(sql);
-  const result = await own.pool.query({ name: own.name({ sql: sql.text }) || undefined, text: sql.text, values: sql.values as unknown[] });
+  const result = await own.pool.query(driverQuery(own, sql));
   return result.rows as T[];
 }
 
@@ -72,7 +80,7 @@ export async function inTransaction<T>(db: Db, work: (query: <R>(sql: Prisma.Sql
   let broken: unknown;
   try {
     await client.query(first ? `BEGIN; ${inlined(first, (text) => client.escapeLiteral(text))}` : 'BEGIN');
-    const result = await work(async <R>(sql: Prisma.Sql) => (await client.query({ name: own.name({ sql: sql.text }) || undefined, text: sql.text, values: sql.values as unknown[] })).rows as R[]);
+    const result = await work(async <R>(sql: Prisma.Sql) => (await client.query(driverQuery(own, sql))).rows as R[]);
     await client.query('COMMIT');
     return result;
   } catch (error) {

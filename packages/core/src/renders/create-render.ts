@@ -2,6 +2,7 @@ import type { ImageRequest, PdfRequest } from '@svc/contracts';
 import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-references.ts';
 import { type DbOrTx, inTransaction, Prisma, queryRows } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
+import type { CompletionWatch } from '../ports/completion-waiter.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -53,16 +54,14 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
 
   const replayed = idempotencyKey ? await findReplay(ctx.db, principal.accountId, kind, idempotencyKey, requestFingerprint(ctx, spec)) : null;
   const waiting = request.wait !== false;
-  const isFinished = (id: string) => async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id }, select: { status: true } }));
   let jobId: string;
-  if (replayed) {
-    jobId = replayed;
-    if (waiting) await ctx.completions.wait(jobId, ctx.config.renderWaitMs, isFinished(jobId));
-  } else {
+  let watch: CompletionWatch | null = null;
+  if (replayed) jobId = replayed;
+  else {
     // listening for the new job's end starts before its admission commits, so the wait needs
     // no look at the job before the notice comes
     const newJobId = newRenderJobId(kind);
-    const watch = waiting ? await ctx.completions.watch(newJobId) : null;
+    watch = waiting ? await ctx.completions.watch(newJobId) : null;
     const now = ctx.clock();
     try {
       await takeRenderCreationToken(ctx, principalSubject(principal), now);
@@ -71,12 +70,17 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
       watch?.cancel();
       throw error;
     }
-    if (watch && jobId === newJobId) await watch.wait(ctx.config.renderWaitMs, isFinished(jobId));
-    else if (watch) {
-      // an idempotent replay found inside the admission: another request's job
-      watch.cancel();
-      await ctx.completions.wait(jobId, ctx.config.renderWaitMs, isFinished(jobId));
+    // an idempotent replay found inside the admission is another request's job
+    if (jobId !== newJobId) {
+      watch?.cancel();
+      watch = null;
     }
+  }
+  if (waiting) {
+    const id = jobId;
+    const isFinished = async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id }, select: { status: true } }));
+    if (watch) await watch.wait(ctx.config.renderWaitMs, isFinished);
+    else await ctx.completions.wait(id, ctx.config.renderWaitMs, isFinished);
   }
   const job = await readRenderJob(ctx.db, jobId);
   return { job, finished: isTerminal(job) };
