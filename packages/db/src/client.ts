@@ -78,6 +78,10 @@ export async function inTransaction<T>(db: Db, work: (query: <R>(sql: Prisma.Sql
   }
   const client = await own.pool.connect();
   let broken: unknown;
+  // a connection cut while checked out (the server restarted) fails the statement in flight or the
+  // next one; its 'error' event is that same failure, kept here so it is not an uncaught exception
+  const cut = (error: Error) => (broken = error);
+  client.on('error', cut);
   try {
     await client.query(first ? `BEGIN; ${inlined(first, (text) => client.escapeLiteral(text))}` : 'BEGIN');
     const result = await work(async <R>(sql: Prisma.Sql) => (await client.query(driverQuery(own, sql))).rows as R[]);
@@ -87,7 +91,8 @@ export async function inTransaction<T>(db: Db, work: (query: <R>(sql: Prisma.Sql
     await client.query('ROLLBACK').catch((rollback: unknown) => (broken = rollback));
     throw error;
   } finally {
-    // a connection whose rollback failed is in no known state: it leaves the pool
+    // a connection that was cut or whose rollback failed is in no known state: it leaves the pool
+    client.off('error', cut);
     client.release(broken instanceof Error ? broken : undefined);
   }
 }

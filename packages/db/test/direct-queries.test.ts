@@ -51,4 +51,16 @@ describe('statements through the driver', () => {
     expect(await notes()).toEqual([{ id: 'kept-1' }, { id: 'kept-2' }]);
     await expect(inTransaction(db, async () => 1, Prisma.sql`SELECT ${1}::int`)).rejects.toThrow(/only string values/);
   });
+
+  it('fails a transaction whose connection is cut (the server restarted), and the pool goes on with a new one', async () => {
+    await expect(
+      inTransaction(db, async (run) => {
+        const [{ pid }] = await run<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid`);
+        await queryRows(db, Prisma.sql`SELECT pg_terminate_backend(${pid}::int)`);
+        await run(Prisma.sql`INSERT INTO direct_notes VALUES ('after-cut', 'four', now())`);
+      }),
+    ).rejects.toThrow();
+    expect(await notes()).toEqual([{ id: 'kept-1' }, { id: 'kept-2' }]);
+    expect(await queryRows(db, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+  });
 });
