@@ -4,6 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Fixture } from './fixtures.ts';
+import { serviceNodeArgs } from '../scripts/service-process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,7 +22,7 @@ const profileDir = process.env.BENCH_PROFILE;
 
 function start(script: string, env: Record<string, string>): ChildProcess {
   const profile = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
-  return spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  return spawn(process.execPath, [...profile, ...serviceNodeArgs(script)], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', process.env.BENCH_NODE_FLAGS ? 'inherit' : 'ignore', 'inherit'],

@@ -32,6 +32,7 @@ import {
 } from '@svc/core';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
+import { serviceNodeArgs } from './service-process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.PORT ?? 3000);
@@ -88,7 +89,7 @@ try {
   // the processes write JSON; this one formats their lines for a terminal when asked to
   const env = { ...process.env, DATABASE_URL: database.url, PORT: String(port), SVC_PUBLIC_URL: publicUrl, NODE_ENV: 'production' as const, SVC_LOG_FORMAT: 'json' };
   const start = (script: string, component: string) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
+    const child = spawn(process.execPath, serviceNodeArgs(script), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     relayOutput(child, component);
     return child;
   };

@@ -1,6 +1,5 @@
-import type { NextConfig } from 'next';
-
-const config: NextConfig = {
+/** @type {import('next').NextConfig} */
+const config = {
   transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db', '@svc/rules'],
   // Native and wasm-backed packages load from node_modules at run time. @svc/templating starts
   // its sandbox worker threads from its own files, so it stays a package on disk too (the web
@@ -31,7 +30,13 @@ const config: NextConfig = {
   productionBrowserSourceMaps: false,
   // Dashboard uploads go through server actions: brand logos and fonts (10 MiB) and AI source
   // images (10 MiB, sent as base64); the core's own limits answer anything larger.
-  experimental: { serverActions: { bodySizeLimit: '16mb' }, proxyClientMaxBodySize: '16mb' },
+  experimental: {
+    serverActions: { bodySizeLimit: '16mb' },
+    proxyClientMaxBodySize: '16mb',
+    // a page's server code loads when the page is first asked for, not all at start: the web
+    // process that only answers /v1 never holds the dashboard's modules
+    preloadEntriesOnStart: false,
+  },
 };
 
 export default config;

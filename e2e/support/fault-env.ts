@@ -18,6 +18,7 @@ import { startS3, type TestS3 } from './s3.ts';
 import { until } from './until.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from './webhook-receiver.ts';
 import { makeTestTls } from './webhook-tls.ts';
+import { serviceNodeArgs } from '../../scripts/service-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -54,7 +55,7 @@ export interface FaultEnvOptions {
 }
 
 export function startService(script: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, serviceNodeArgs(script), {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ import { migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import { cloneTemplate, createTemplateDatabase, dropStaleTestDatabases, startTestRun, testDatabaseName } from '@svc/db/testing';
 import type { TestProject } from 'vitest/node';
 import { startSmtpServer } from './smtp.ts';
+import { serviceNodeArgs } from '../../scripts/service-process.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -101,7 +102,7 @@ export default async function setup(project: TestProject) {
 }
 
 export function startProcess(script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, serviceNodeArgs(script), {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

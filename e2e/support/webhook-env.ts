@@ -12,6 +12,7 @@ import { inject } from 'vitest';
 import { type ApiRequest, type ApiResponse, apiAt } from './api.ts';
 import { until } from './until.ts';
 import { freePort } from './global-setup.ts';
+import { serviceNodeArgs } from '../../scripts/service-process.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -33,7 +34,7 @@ export interface WebhookEnv {
 }
 
 function start(script: string, env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, serviceNodeArgs(script), {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { createAccount, createServiceContext, loadConfig, silentLogger } from '@
 import { enqueue } from '../../../packages/core/src/jobs/enqueue.ts';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { serviceNodeArgs } from '../../../scripts/service-process.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 let database: TestDatabase;
@@ -22,7 +23,7 @@ async function until<T>(check: () => Promise<T | null | undefined | false>, time
 
 beforeAll(async () => {
   database = await createTestDatabase(inject('dbServerUrl'));
-  worker = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
+  worker = spawn(process.execPath, serviceNodeArgs('apps/worker/src/main.ts'), {
     cwd: root,
     env: { ...process.env, DATABASE_URL: database.url, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -55,8 +55,8 @@ describe('statements through the driver', () => {
   it('fails a transaction whose connection is cut (the server restarted), and the pool goes on with a new one', async () => {
     await expect(
       inTransaction(db, async (run) => {
-        const [{ pid }] = await run<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid`);
-        await queryRows(db, Prisma.sql`SELECT pg_terminate_backend(${pid}::int)`);
+        const [own] = await run<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid`);
+        await queryRows(db, Prisma.sql`SELECT pg_terminate_backend(${own?.pid}::int)`);
         await run(Prisma.sql`INSERT INTO direct_notes VALUES ('after-cut', 'four', now())`);
       }),
     ).rejects.toThrow();

@@ -90,9 +90,13 @@ export interface EvaluateTemplateInput {
 // Two workers: evaluations overlap with each other and with Chromium on a two-core host.
 const pool = new SandboxPool({ workers: 2, killGraceMs: 500, startTimeoutMs: 30_000 });
 
-/** Optional: start the sandbox workers at boot so the first evaluation does not pay for it. */
+/**
+ * Optional: start one sandbox worker at boot so the first evaluation does not pay for it. The
+ * second starts when two evaluations overlap: a worker with its prepared sandboxes holds some
+ * 40 MiB, which a process that evaluates no templates (or one at a time) never needs.
+ */
 export function warmTemplateSandbox(): void {
-  pool.warm();
+  pool.warm(1);
 }
 
 export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ html: string }> {

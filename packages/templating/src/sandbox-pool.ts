@@ -97,9 +97,9 @@ export class SandboxPool {
     });
   }
 
-  /** Starts the workers ahead of the first evaluation (each prepares a sandbox when idle). */
-  warm(): void {
-    while (this.slots.length < this.options.workers) this.spawn();
+  /** Starts `count` workers ahead of the first evaluation (each prepares a sandbox when idle); the rest start when evaluations overlap. */
+  warm(count = this.options.workers): void {
+    while (this.slots.length < Math.min(count, this.options.workers)) this.spawn();
   }
 
   private pump(): void {

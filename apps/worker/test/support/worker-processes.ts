@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { serviceNodeArgs } from '../../../../scripts/service-process.ts';
 
 const root = fileURLToPath(new URL('../../../..', import.meta.url));
 
@@ -30,7 +31,7 @@ export function useWorkerProcesses(name: string) {
     database: () => state.database!,
     dataDir: () => state.dataDir!,
     startWorker(env: Record<string, string> = {}): StartedWorker {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'apps/worker/src/main.ts'], {
+      const child = spawn(process.execPath, serviceNodeArgs('apps/worker/src/main.ts'), {
         cwd: root,
         env: { ...process.env, DATABASE_URL: state.database!.url, NODE_ENV: 'production', SVC_DATA_DIR: state.dataDir!, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,2 @@
+// Imported after tsx by the service's processes (service-process.ts says why).
+process.setSourceMapsEnabled(false);
