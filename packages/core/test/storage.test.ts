@@ -124,6 +124,15 @@ describe('local driver', () => {
     expect(reads.at(-1)!.equals(after)).toBe(true);
     expect((await readdir(join(localRoot, 'acct-swap'))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
+
+  it("stores into an account's folder again after the folder was removed by hand", async () => {
+    const store = new LocalStorage(localRoot);
+    await store.put('acct-gone/job-1.pdf', Buffer.from('one'));
+    await rm(join(localRoot, 'acct-gone'), { recursive: true });
+    await store.put('acct-gone/job-2.pdf', Buffer.from('two'));
+    expect((await read(store, 'acct-gone/job-2.pdf'))?.bytes.toString()).toBe('two');
+    expect((await stat(join(localRoot, 'acct-gone'))).mode & 0o777).toBe(0o700);
+  });
 });
 
 describe('s3 driver', () => {

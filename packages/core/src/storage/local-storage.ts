@@ -24,11 +24,27 @@ export class LocalStorage implements ObjectStorage {
 
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const path = this.#path(key);
-    // the service's user only: the data directory is sealed (seal-data-dir.ts), its files too
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const directory = dirname(path);
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, bytes, { mode: 0o600 });
+    // a folder this process made once is not made again for every file (one per account)
+    if (!this.#folders.has(directory)) await this.#makeFolder(directory);
+    try {
+      await writeFile(temporary, bytes, { mode: 0o600 });
+    } catch (error) {
+      // the folder went away since (removed by hand): make it again, once
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await this.#makeFolder(directory);
+      await writeFile(temporary, bytes, { mode: 0o600 });
+    }
     await rename(temporary, path);
+  }
+
+  readonly #folders = new Set<string>();
+
+  async #makeFolder(directory: string): Promise<void> {
+    // the service's user only: the data directory is sealed (seal-data-dir.ts), its files too
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    this.#folders.add(directory);
   }
 
   async open(key: string): Promise<StoredObject | null> {
