@@ -59,6 +59,9 @@ export async function queryRows<T>(db: DbOrTx, sql: Prisma.Sql): Promise<T[]> {
   return result.rows as T[];
 }
 
+/** Runs one statement of a transaction and answers its rows, whichever client runs it. */
+export type RunStatement = <R>(sql: Prisma.Sql) => Promise<R[]>;
+
 /**
  * Runs `work` in one transaction on a connection of the Db's pool, straight through the
  * driver: BEGIN, the statements `work` runs with `query`, COMMIT (ROLLBACK when it throws).
@@ -68,7 +71,7 @@ export async function queryRows<T>(db: DbOrTx, sql: Prisma.Sql): Promise<T[]> {
  * for work made of SQL statements (no model calls); a Db without a pool of its own runs it in
  * `$transaction`.
  */
-export async function inTransaction<T>(db: Db, work: (query: <R>(sql: Prisma.Sql) => Promise<R[]>) => Promise<T>, first?: Prisma.Sql): Promise<T> {
+export async function inTransaction<T>(db: Db, work: (query: RunStatement) => Promise<T>, first?: Prisma.Sql): Promise<T> {
   const own = direct.get(db);
   if (!own) {
     return db.$transaction(async (tx) => {

@@ -98,7 +98,7 @@ export class SandboxPool {
   }
 
   /** Starts `count` workers ahead of the first evaluation (each prepares a sandbox when idle); the rest start when evaluations overlap. */
-  warm(count = this.options.workers): void {
+  warm(count: number): void {
     while (this.slots.length < Math.min(count, this.options.workers)) this.spawn();
   }
 

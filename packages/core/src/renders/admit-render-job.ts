@@ -1,4 +1,4 @@
-import { type DbOrTx, type Plan, Prisma, queryRows, type Tx } from '@svc/db';
+import { type DbOrTx, type Plan, Prisma, queryRows, type RunStatement, type Tx } from '@svc/db';
 import { bucketReservation, countReserved, creditLeft, reserveCredits, type ReserveCreditsOptions } from '../credits/reserve-credits.ts';
 import { periodOf } from '../shared/period.ts';
 import { rateAmountChange, refuseWhenShort } from '../limits/rate-limit.ts';
@@ -89,9 +89,6 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
   await tx.$queryRaw`WITH admitted AS (SELECT 1), ${admission.recorded(Prisma.sql`admitted`)} SELECT count(*)::int AS woken FROM woken`;
   return admission.jobId;
 }
-
-/** A statement runner: a transaction's, whichever client runs it. */
-export type RunStatement = <R>(sql: Prisma.Sql) => Promise<R[]>;
 
 /**
  * The common case of admitRenderJob alone, inside the caller's transaction holding the

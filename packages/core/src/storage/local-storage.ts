@@ -11,6 +11,8 @@ import { checkStorageKey } from './storage-key.ts';
  */
 export class LocalStorage implements ObjectStorage {
   readonly #root: string;
+  /** Folders this process made (or found): a file stored into one needs no mkdir first. */
+  readonly #folders = new Set<string>();
 
   constructor(root: string) {
     this.#root = resolve(root);
@@ -38,8 +40,6 @@ export class LocalStorage implements ObjectStorage {
     }
     await rename(temporary, path);
   }
-
-  readonly #folders = new Set<string>();
 
   async #makeFolder(directory: string): Promise<void> {
     // the service's user only: the data directory is sealed (seal-data-dir.ts), its files too
