@@ -45,7 +45,7 @@ export async function batchCell(baseUrl: string, apiKeys: string[]): Promise<Bat
   const single = async () => {
     const apiKey = apiKeys[1 + (turn++ % (apiKeys.length - 1))]!;
     const job = await call(baseUrl, apiKey, '/v1/pdf', { template_id: templateId, data: { customer: 'Single' } });
-    if (job.status !== 200 || job.body.status !== 'succeeded') throw new Error(`single render failed: ${job.status}`);
+    if (job.status !== 200 || job.body.status !== 'succeeded') throw new Error(`single render failed: ${job.status} ${JSON.stringify(job.body)}`);
   };
 
   for (let index = 0; index < 5; index++) await single();
@@ -60,15 +60,23 @@ export async function batchCell(baseUrl: string, apiKeys: string[]): Promise<Bat
   // singles one after another for as long as the second batch drains; only those that ended before it did count
   const draining = await startBatch(baseUrl, apiKeys[0]!, templateId, `bench-drain-${Date.now()}`);
   let drained = false;
+  let failed = false;
   const watcher = (async () => {
-    while (!(await batchDone(baseUrl, apiKeys[0]!, draining))) await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!failed && !(await batchDone(baseUrl, apiKeys[0]!, draining))) await new Promise((resolve) => setTimeout(resolve, 100));
     drained = true;
   })();
   const latencies: number[] = [];
-  while (!drained) {
-    const begin = performance.now();
-    await single();
-    if (!drained) latencies.push(performance.now() - begin);
+  try {
+    while (!drained) {
+      const begin = performance.now();
+      await single();
+      if (!drained) latencies.push(performance.now() - begin);
+    }
+  } catch (error) {
+    // the watcher stops before the service does
+    failed = true;
+    await watcher.catch(() => {});
+    throw error;
   }
   await watcher;
   latencies.sort((a, b) => a - b);

@@ -41,7 +41,7 @@ export interface SandboxPoolOptions {
 type WorkerMessage =
   | { type: 'ready' }
   | { type: 'started'; id: number }
-  | { type: 'done'; id: number; outcome: SandboxOutcome }
+  | { type: 'done'; id: number; outcome: SandboxOutcome; workMs: number }
   | { type: 'failed'; id: number };
 
 interface Task {
@@ -175,8 +175,8 @@ export class SandboxPool {
         return;
       }
       case 'done': {
-        const { outcome } = message;
-        this.settle(slot, (task) => task.resolve(outcome));
+        const { outcome, workMs } = message;
+        this.settle(slot, (task) => task.resolve(outcome), workMs);
         this.pump();
         return;
       }
@@ -187,8 +187,12 @@ export class SandboxPool {
     }
   }
 
-  /** Ends the slot's task, if any, and returns the slot to idle. */
-  private settle(slot: Slot, finish: (task: Task) => void): void {
+  /**
+   * Ends the slot's task, if any, and returns the slot to idle. The task's work is what the
+   * worker thread reports (its own time on the job, so this thread's busy moments and the
+   * messages' way do not count against the account), else the time since it was sent.
+   */
+  private settle(slot: Slot, finish: (task: Task) => void, workMs?: number): void {
     if (slot.timer !== null) clearTimeout(slot.timer);
     slot.timer = null;
     const task = slot.task;
@@ -197,7 +201,7 @@ export class SandboxPool {
     if (task === null) return;
     this.queue.done(task.tenancy.tenant);
     try {
-      task.tenancy.onWork?.(performance.now() - task.startedAt);
+      task.tenancy.onWork?.(workMs ?? performance.now() - task.startedAt);
     } finally {
       finish(task);
     }

@@ -15,7 +15,8 @@
 // Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, memoryBytes, renderDepth, workUnits } }
 // Messages out: { type: 'ready' } when prepared sandboxes are waiting
 //               { type: 'started', id } just before the VM runs (the parent then arms its hard deadline)
-//               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column? } }
+//               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column? }, workMs }
+//               (workMs: this thread's time on the job, from its arrival to its answer)
 //               { type: 'failed', id } when no sandbox could be built
 
 import { createHash } from 'node:crypto';
@@ -223,10 +224,11 @@ async function evaluate(job) {
 
 parentPort.on('message', async (message) => {
   if (message?.type !== 'job') return;
+  const arrived = performance.now();
   try {
     // The sandbox is dropped after this one evaluation, whatever happened inside it.
     const outcome = await evaluate(message);
-    parentPort.postMessage({ type: 'done', id: message.id, outcome });
+    parentPort.postMessage({ type: 'done', id: message.id, outcome, workMs: performance.now() - arrived });
   } catch {
     // Not the template's doing (the sandbox could not be built): the parent reports a plain failure.
     parentPort.postMessage({ type: 'failed', id: message.id });

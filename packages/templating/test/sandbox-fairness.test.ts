@@ -1,6 +1,6 @@
 // The sandbox pool serves accounts in turns, and one account never holds every worker: another
-// account's evaluation does not wait behind a flood. And the time each evaluation took is
-// reported, failures included, for the accounts' evaluation budgets.
+// account's evaluation does not wait behind a flood. And the time each evaluation took in its
+// worker is reported, failures included, for the accounts' evaluation budgets.
 import { describe, expect, it } from 'vitest';
 import { FairQueue } from '../src/fair-queue.ts';
 import { evaluateTemplate, TemplateError } from '../src/index.ts';
@@ -72,5 +72,18 @@ describe('sandbox pool', () => {
     expect(spent[0]).toBeGreaterThan(50);
     await evaluateTemplate({ source: 'ok', data: {}, tenant: 'acct_a', onWork: (ms) => spent.push(ms) });
     expect(spent).toHaveLength(2);
+  });
+
+  it("charges the worker's own time, not the time the answer waited for this process", async () => {
+    await evaluateTemplate({ source: 'warm', data: {} });
+    const spent: number[] = [];
+    const evaluation = evaluateTemplate({ source: '<p>{{ name }}</p>', data: { name: 'a' }, tenant: 'acct_a', onWork: (ms) => spent.push(ms) });
+    // this thread is busy for a second (another account's work, a long response) while the
+    // worker answers: the account is not charged for that second
+    const busyUntil = performance.now() + 1_000;
+    while (performance.now() < busyUntil);
+    expect(await evaluation).toEqual({ html: '<p>a</p>' });
+    expect(spent).toHaveLength(1);
+    expect(spent[0]).toBeLessThan(500);
   });
 });
