@@ -133,7 +133,7 @@ describe('batches', () => {
     const rows = Array.from({ length: 14 }, (_, index) => ({ name: `Row ${index}` }));
     const created = await createGroup('batches', account.apiKey, { template_id: template.id, format: 'png', rows });
     expect(created.status).toBe(201);
-    // three live member jobs per account (SVC_GROUP_CONCURRENCY): the rest wait as pending
+    // a few live member jobs per account (SVC_GROUP_CONCURRENCY): the rest wait as pending
     // (shown queued, no job, no credit yet) until the drain admits them
     expect(created.body.rows.filter((row: { state: string }) => row.state === 'queued').length).toBeGreaterThanOrEqual(11);
     const reservedAtOnce = await serviceDb().creditReservation.count({ where: { accountId: account.accountId } });

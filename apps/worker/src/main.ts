@@ -126,8 +126,8 @@ const runnerOptions = { pgPool: queuePool, events: queueEvents, noHandleSignals:
 const runner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4), taskList: buildTaskList(ctx), crontab });
 
 // Render jobs are claimed from the render queue by slots of their own: single renders, and group
-// members (as many as the browser pool has slots: bulk work holds all but one of them and has the
-// next one ready).
+// members (as many as the browser pool has slots: bulk work holds all but one of them, or all of
+// them while no single render is about, and has the next one ready).
 const renderSlots = {
   single: new RenderSlots(ctx, { bulk: false, slots: Number(process.env.SVC_WORKER_RENDER_CONCURRENCY ?? 4) }),
   bulk: new RenderSlots(ctx, { bulk: true, slots: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()) }),

@@ -109,7 +109,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     downloadLinkMs: number('SVC_DOWNLOAD_LINK_MINUTES', 60) * 60_000,
     renderWaitMs: number('SVC_RENDER_WAIT_SECONDS', 30) * 1000,
     maxRenderBacklog: number('SVC_MAX_RENDER_BACKLOG', 500),
-    groupConcurrency: number('SVC_GROUP_CONCURRENCY', 2),
+    groupConcurrency: number('SVC_GROUP_CONCURRENCY', 4),
     renderTimeoutMs,
     adaptTimeoutMs: number('SVC_ADAPT_TIMEOUT_SECONDS', 10) * 1000,
     renderLeaseMs: number('SVC_RENDER_LEASE_SECONDS', renderTimeoutMs / 1000 + 30) * 1000,

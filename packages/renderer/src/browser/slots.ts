@@ -4,7 +4,11 @@
 // - it starts only while no single render holds or waits for a slot, and not within a short
 //   grace after one ended (a caller that sends renders one after another sends its next in that
 //   moment), so single renders rarely share the machine with a bulk render;
-// - it holds at most all but one slot, so a single render that arrives finds a slot free;
+// - it holds at most all but one slot, so a single render that arrives finds a slot free, with
+//   one exception that keeps the browser busy: when no single render has held or waited for a
+//   slot for `quietMs` and the last bulk render ended within `shortBulkMs`, bulk work may take
+//   every slot (a single render that then arrives waits for one short bulk render, and bulk is
+//   held to all but one slot again from then on);
 // - a bulk job that has waited `agingMs` starts as soon as a slot and its bulk share allow,
 //   single renders or not, so a stream of single renders slows a batch but never stops it.
 import { RenderError } from '@svc/contracts';
@@ -20,6 +24,10 @@ export interface SlotsOptions {
   graceMs?: number;
   /** A bulk job that has waited this long no longer yields to single renders (ms). */
   agingMs?: number;
+  /** With no single render for this long, bulk work may take every slot (ms)... */
+  quietMs?: number;
+  /** ...while its last render held its slot no longer than this (ms). */
+  shortBulkMs?: number;
   now?: () => number;
 }
 
@@ -28,10 +36,16 @@ export class Slots {
   readonly #bulkLimit: number;
   readonly #graceMs: number;
   readonly #agingMs: number;
+  readonly #quietMs: number;
+  readonly #shortBulkMs: number;
   readonly #now: () => number;
   #singlesHeld = 0;
   #bulkHeld = 0;
   #lastSingleEnd = Number.NEGATIVE_INFINITY;
+  /** When a single render last asked for, held or gave back a slot. */
+  #lastSingleSeen = Number.NEGATIVE_INFINITY;
+  /** How long the last bulk render held its slot (ms). */
+  #lastBulkHold = Number.POSITIVE_INFINITY;
   #waiting: Waiter[] = [];
   #bulk: Waiter[] = [];
   #timer: NodeJS.Timeout | null = null;
@@ -42,6 +56,8 @@ export class Slots {
     this.#bulkLimit = Math.max(1, this.#size - 1);
     this.#graceMs = options.graceMs ?? 50;
     this.#agingMs = options.agingMs ?? 500;
+    this.#quietMs = options.quietMs ?? 1_000;
+    this.#shortBulkMs = options.shortBulkMs ?? 250;
     this.#now = options.now ?? (() => performance.now());
   }
 
@@ -60,18 +76,22 @@ export class Slots {
       const grant = () => {
         if (bulk) this.#bulkHeld += 1;
         else this.#singlesHeld += 1;
+        const granted = this.#now();
         let released = false;
         resolve(() => {
           if (released) return;
           released = true;
-          if (bulk) this.#bulkHeld -= 1;
-          else {
+          if (bulk) {
+            this.#bulkHeld -= 1;
+            this.#lastBulkHold = this.#now() - granted;
+          } else {
             this.#singlesHeld -= 1;
-            this.#lastSingleEnd = this.#now();
+            this.#lastSingleEnd = this.#lastSingleSeen = this.#now();
           }
           this.#pump();
         });
       };
+      if (!bulk) this.#lastSingleSeen = this.#now();
       (bulk ? this.#bulk : this.#waiting).push({ grant, refuse: reject, since: this.#now() });
       this.#pump();
     });
@@ -87,14 +107,23 @@ export class Slots {
 
   #pump(): void {
     while (this.held < this.#size && this.#waiting.length > 0) this.#waiting.shift()!.grant();
-    while (this.held < this.#size && this.#bulkHeld < this.#bulkLimit && this.#bulk.length > 0) {
-      const wait = this.#bulkWait(this.#bulk[0]!);
+    while (this.held < this.#size && this.#bulk.length > 0) {
+      const wait = Math.max(this.#bulkWait(this.#bulk[0]!), this.#shareWait());
+      if (wait === Number.POSITIVE_INFINITY) return; // a bulk render's end pumps again
       if (wait > 0) {
         this.#wakeIn(wait);
         return;
       }
       this.#bulk.shift()!.grant();
     }
+  }
+
+  /** How long until bulk work's share lets it take one more slot (0: now; infinite: only a release frees one). */
+  #shareWait(): number {
+    if (this.#bulkHeld < this.#bulkLimit) return 0;
+    if (this.#bulkHeld >= this.#size || this.#lastBulkHold > this.#shortBulkMs) return Number.POSITIVE_INFINITY;
+    if (this.#singlesHeld > 0 || this.#waiting.length > 0) return Number.POSITIVE_INFINITY;
+    return Math.max(0, this.#lastSingleSeen + this.#quietMs - this.#now());
   }
 
   /** How long the bulk job must still wait before it may start (0: now). */
