@@ -85,6 +85,12 @@ export interface EvaluateTemplateInput {
   tenant?: string;
   /** Told the milliseconds a worker spent on this evaluation, for success and failure alike. */
   onWork?: (ms: number) => void;
+  /**
+   * Evaluations of one request of one tenant (a group's rows, one source) share this key: a
+   * row that succeeded leaves its sandbox to the next row of the key (sandbox-worker.mjs).
+   * Omitted: a sandbox of its own.
+   */
+  reuse?: string;
 }
 
 // Two workers: evaluations overlap with each other and with Chromium on a two-core host.
@@ -122,6 +128,7 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
         renderDepth: limits.renderDepth,
         workUnits: limits.workUnits,
       },
+      ...(input.tenant !== undefined && input.reuse !== undefined ? { reuse: `${input.tenant}\n${input.reuse}` } : {}),
     },
     { tenant: input.tenant, onWork: input.onWork },
   );

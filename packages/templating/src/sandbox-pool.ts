@@ -15,6 +15,8 @@ export interface SandboxJob {
   source: string;
   dataJson: string;
   limits: SandboxLimits;
+  /** evaluations of one request of one account (a group's rows): they may share a sandbox */
+  reuse?: string;
 }
 
 /** `code` is whatever the worker reported; the caller validates it. */
@@ -156,8 +158,8 @@ export class SandboxPool {
     slot.ready = false;
     slot.worker.ref();
     slot.timer = setTimeout(() => this.kill(slot, null), this.options.startTimeoutMs);
-    const { source, dataJson, limits } = task.job;
-    slot.worker.postMessage({ type: 'job', id: task.id, source, dataJson, limits });
+    const { source, dataJson, limits, reuse } = task.job;
+    slot.worker.postMessage({ type: 'job', id: task.id, source, dataJson, limits, reuse });
   }
 
   private onMessage(slot: Slot, message: WorkerMessage): void {

@@ -3,7 +3,11 @@
 //
 // Every evaluation gets its own WebAssembly instance of QuickJS (own linear memory, capped),
 // with nunjucks and the guest hooks already loaded. The instance is dropped afterwards, so no
-// heap, prototype or global state survives from one customer to the next.
+// heap, prototype or global state survives from one customer to the next. One exception, within
+// one request of one account: the evaluations of a group's rows (one source, many data objects)
+// carry the request's `reuse` key, and a row that succeeded leaves its instance for the next row
+// of the same key (at most REUSES_PER_SANDBOX rows, dropped after a failure, another key, or a
+// moment idle): building an instance costs many times a row's own evaluation.
 //
 // The JavaScript nunjucks generates for a source is cached by SHA-256 of the source: it is a pure
 // function of the source (the guest makes compilation side-effect free), and compiling in QuickJS
@@ -12,7 +16,7 @@
 // the full build); a new source is compiled and run in a VM with the full build. One spare of
 // each kind is prepared while the worker is idle, keeping load time off the request path.
 //
-// Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, memoryBytes, renderDepth, workUnits } }
+// Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, memoryBytes, renderDepth, workUnits }, reuse? }
 // Messages out: { type: 'ready' } when prepared sandboxes are waiting
 //               { type: 'started', id } just before the VM runs (the parent then arms its hard deadline)
 //               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column? }, workMs }
@@ -58,7 +62,7 @@ async function createSandbox(kind, memoryBytes) {
   const context = runtime.newContext();
   context.unwrapResult(context.evalCode(nunjucksSources[kind], 'nunjucks.js')).dispose();
   const guest = context.unwrapResult(context.evalCode(guestSource, 'guest.js'));
-  return { runtime, context, guest, memoryBytes };
+  return { kind, runtime, context, guest, memoryBytes };
 }
 
 /** @typedef {Awaited<ReturnType<typeof createSandbox>>} Sandbox */
@@ -85,6 +89,40 @@ async function takeSandbox(kind, memoryBytes) {
     if (sandbox !== null && sandbox.memoryBytes >= memoryBytes) return sandbox;
   }
   return createSandbox(kind, memoryBytes);
+}
+
+/** Rows of one request evaluated in one instance at most, so its heap starts anew now and then. */
+const REUSES_PER_SANDBOX = 100;
+/** A kept instance no row has asked for this long is dropped (ms). */
+const KEPT_IDLE_MS = 2_000;
+/** The instance a request's last row left for its next. @type {{ key: string, sandbox: Sandbox, uses: number, timer: NodeJS.Timeout } | null} */
+let kept = null;
+
+function dropKept() {
+  if (kept !== null) clearTimeout(kept.timer);
+  kept = null;
+}
+
+/** @param {string} key @param {Sandbox} sandbox @param {number} uses */
+function keep(key, sandbox, uses) {
+  dropKept();
+  if (uses >= REUSES_PER_SANDBOX) return;
+  const timer = setTimeout(dropKept, KEPT_IDLE_MS);
+  timer.unref();
+  kept = { key, sandbox, uses, timer };
+}
+
+/**
+ * The kept instance, when it was left by the same request and can do this job (its heap cap is
+ * high enough; a slim one cannot compile); else none, and the kept one is dropped.
+ * @param {string | undefined} key @param {'full' | 'slim'} kind @param {number} memoryBytes
+ */
+function takeKept(key, kind, memoryBytes) {
+  const found = kept;
+  dropKept();
+  if (found === null || key === undefined || found.key !== key) return null;
+  if (found.sandbox.memoryBytes < memoryBytes || (kind === 'full' && found.sandbox.kind !== 'full')) return null;
+  return found;
 }
 
 const CACHE_MAX_ENTRIES = 256;
@@ -178,18 +216,28 @@ function callGuest(sandbox, name, values, memoryBytes, stopped) {
   const reason = stopped();
   if (reason !== null) return { ok: false, code: reason };
   if (result.error) return { ok: false, code: thrownCode(context, result.error) };
-  if (context.typeof(result.value) !== 'string') return { ok: false, code: 'template_evaluation_error' };
-  return context.getString(result.value);
+  // released, so an instance kept for the request's next row holds nothing of this one
+  for (const handle of [fn, ...args]) handle.dispose();
+  try {
+    if (context.typeof(result.value) !== 'string') return { ok: false, code: 'template_evaluation_error' };
+    return context.getString(result.value);
+  } finally {
+    result.value.dispose();
+  }
 }
 
 /**
- * @param {{ id: number, source: string, dataJson: string, limits: { outputChars: number, timeMs: number, memoryBytes: number, renderDepth: number, workUnits: number } }} job
+ * Evaluates the job in a sandbox: the one its request's last row left, else a prepared one.
+ * @param {{ id: number, source: string, dataJson: string, limits: { outputChars: number, timeMs: number, memoryBytes: number, renderDepth: number, workUnits: number }, reuse?: string }} job
  */
 async function evaluate(job) {
   const { limits } = job;
   const key = createHash('sha256').update(job.source).digest('base64');
   let code = cachedCode(key);
-  const sandbox = await takeSandbox(code === undefined ? 'full' : 'slim', limits.memoryBytes);
+  const kind = code === undefined ? 'full' : 'slim';
+  const reused = takeKept(job.reuse, kind, limits.memoryBytes);
+  const sandbox = reused?.sandbox ?? (await takeSandbox(kind, limits.memoryBytes));
+  const uses = (reused?.uses ?? 0) + 1;
   parentPort.postMessage({ type: 'started', id: job.id });
 
   /** @type {string | null} */
@@ -219,14 +267,17 @@ async function evaluate(job) {
   rendering = true;
   const answer = callGuest(sandbox, 'run', [code, job.dataJson, limits.outputChars, limits.renderDepth], limits.memoryBytes, reason);
   if (typeof answer !== 'string') return answer;
-  return decodeOutcome(answer);
+  const outcome = decodeOutcome(answer);
+  // a row that succeeded leaves the sandbox to its request's next row; any other is dropped
+  if (outcome.ok && job.reuse !== undefined) keep(job.reuse, sandbox, uses);
+  return outcome;
 }
 
 parentPort.on('message', async (message) => {
   if (message?.type !== 'job') return;
   const arrived = performance.now();
   try {
-    // The sandbox is dropped after this one evaluation, whatever happened inside it.
+    // The sandbox is dropped after this one evaluation, unless its request's next row may use it.
     const outcome = await evaluate(message);
     parentPort.postMessage({ type: 'done', id: message.id, outcome, workMs: performance.now() - arrived });
   } catch {
