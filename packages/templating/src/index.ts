@@ -80,17 +80,12 @@ export interface EvaluateTemplateInput {
   limits?: Partial<TemplateLimits>;
   /**
    * The account the evaluation is for: accounts take turns at the workers, and one account
-   * never holds them all (sandbox-pool.ts). Omitted: the service's own fixed content.
+   * never holds them all (sandbox-pool.ts); its evaluations of one source may share a sandbox
+   * (sandbox-worker.mjs). Omitted: the service's own fixed content, in a sandbox of its own.
    */
   tenant?: string;
   /** Told the milliseconds a worker spent on this evaluation, for success and failure alike. */
   onWork?: (ms: number) => void;
-  /**
-   * Evaluations of one request of one tenant (a group's rows, one source) share this key: a
-   * row that succeeded leaves its sandbox to the next row of the key (sandbox-worker.mjs).
-   * Omitted: a sandbox of its own.
-   */
-  reuse?: string;
 }
 
 // Two workers: evaluations overlap with each other and with Chromium on a two-core host.
@@ -128,7 +123,8 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
         renderDepth: limits.renderDepth,
         workUnits: limits.workUnits,
       },
-      ...(input.tenant !== undefined && input.reuse !== undefined ? { reuse: `${input.tenant}\n${input.reuse}` } : {}),
+      // the tenant's evaluations of one source may share a sandbox (sandbox-worker.mjs)
+      ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
     },
     { tenant: input.tenant, onWork: input.onWork },
   );

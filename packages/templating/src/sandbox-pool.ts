@@ -15,8 +15,8 @@ export interface SandboxJob {
   source: string;
   dataJson: string;
   limits: SandboxLimits;
-  /** evaluations of one request of one account (a group's rows): they may share a sandbox */
-  reuse?: string;
+  /** the account the job is for: its evaluations of one source may share a sandbox */
+  tenant?: string;
 }
 
 /** `code` is whatever the worker reported; the caller validates it. */
@@ -158,8 +158,8 @@ export class SandboxPool {
     slot.ready = false;
     slot.worker.ref();
     slot.timer = setTimeout(() => this.kill(slot, null), this.options.startTimeoutMs);
-    const { source, dataJson, limits, reuse } = task.job;
-    slot.worker.postMessage({ type: 'job', id: task.id, source, dataJson, limits, reuse });
+    const { source, dataJson, limits, tenant } = task.job;
+    slot.worker.postMessage({ type: 'job', id: task.id, source, dataJson, limits, tenant });
   }
 
   private onMessage(slot: Slot, message: WorkerMessage): void {

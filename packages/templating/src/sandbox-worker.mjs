@@ -3,11 +3,12 @@
 //
 // Every evaluation gets its own WebAssembly instance of QuickJS (own linear memory, capped),
 // with nunjucks and the guest hooks already loaded. The instance is dropped afterwards, so no
-// heap, prototype or global state survives from one customer to the next. One exception, within
-// one request of one account: the evaluations of a group's rows (one source, many data objects)
-// carry the request's `reuse` key, and a row that succeeded leaves its instance for the next row
-// of the same key (at most REUSES_PER_SANDBOX rows, dropped after a failure, another key, or a
-// moment idle): building an instance costs many times a row's own evaluation.
+// heap, prototype or global state survives from one customer to the next. Within one account
+// and one source (the isolation boundary is the account), an evaluation that succeeded leaves
+// its instance to the account's next evaluation of the same source, such as a batch's next row
+// or the next render of a saved template (at most REUSES_PER_SANDBOX evaluations; dropped after
+// a failure, another account's or source's job, or a moment idle): building an instance costs
+// many times a typical evaluation.
 //
 // The JavaScript nunjucks generates for a source is cached by SHA-256 of the source: it is a pure
 // function of the source (the guest makes compilation side-effect free), and compiling in QuickJS
@@ -16,7 +17,7 @@
 // the full build); a new source is compiled and run in a VM with the full build. One spare of
 // each kind is prepared while the worker is idle, keeping load time off the request path.
 //
-// Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, memoryBytes, renderDepth, workUnits }, reuse? }
+// Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, memoryBytes, renderDepth, workUnits }, tenant? }
 // Messages out: { type: 'ready' } when prepared sandboxes are waiting
 //               { type: 'started', id } just before the VM runs (the parent then arms its hard deadline)
 //               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column? }, workMs }
@@ -91,11 +92,11 @@ async function takeSandbox(kind, memoryBytes) {
   return createSandbox(kind, memoryBytes);
 }
 
-/** Rows of one request evaluated in one instance at most, so its heap starts anew now and then. */
+/** Evaluations in one instance at most, so its heap starts anew now and then. */
 const REUSES_PER_SANDBOX = 100;
 /** A kept instance no row has asked for this long is dropped (ms). */
 const KEPT_IDLE_MS = 2_000;
-/** The instance a request's last row left for its next. @type {{ key: string, sandbox: Sandbox, uses: number, timer: NodeJS.Timeout } | null} */
+/** The instance an account's last evaluation of a source left for its next. @type {{ key: string, sandbox: Sandbox, uses: number, timer: NodeJS.Timeout } | null} */
 let kept = null;
 
 function dropKept() {
@@ -113,8 +114,9 @@ function keep(key, sandbox, uses) {
 }
 
 /**
- * The kept instance, when it was left by the same request and can do this job (its heap cap is
- * high enough; a slim one cannot compile); else none, and the kept one is dropped.
+ * The kept instance, when it was left by the same account for the same source and can do this
+ * job (its heap cap is high enough; a slim one cannot compile); else none, and the kept one is
+ * dropped.
  * @param {string | undefined} key @param {'full' | 'slim'} kind @param {number} memoryBytes
  */
 function takeKept(key, kind, memoryBytes) {
@@ -216,7 +218,7 @@ function callGuest(sandbox, name, values, memoryBytes, stopped) {
   const reason = stopped();
   if (reason !== null) return { ok: false, code: reason };
   if (result.error) return { ok: false, code: thrownCode(context, result.error) };
-  // released, so an instance kept for the request's next row holds nothing of this one
+  // released, so a kept instance holds nothing of this evaluation
   for (const handle of [fn, ...args]) handle.dispose();
   try {
     if (context.typeof(result.value) !== 'string') return { ok: false, code: 'template_evaluation_error' };
@@ -227,15 +229,17 @@ function callGuest(sandbox, name, values, memoryBytes, stopped) {
 }
 
 /**
- * Evaluates the job in a sandbox: the one its request's last row left, else a prepared one.
- * @param {{ id: number, source: string, dataJson: string, limits: { outputChars: number, timeMs: number, memoryBytes: number, renderDepth: number, workUnits: number }, reuse?: string }} job
+ * Evaluates the job in a sandbox: the one the account's last evaluation of the source left, else
+ * a prepared one.
+ * @param {{ id: number, source: string, dataJson: string, limits: { outputChars: number, timeMs: number, memoryBytes: number, renderDepth: number, workUnits: number }, tenant?: string }} job
  */
 async function evaluate(job) {
   const { limits } = job;
   const key = createHash('sha256').update(job.source).digest('base64');
+  const keepKey = job.tenant === undefined ? undefined : `${job.tenant}\n${key}`;
   let code = cachedCode(key);
   const kind = code === undefined ? 'full' : 'slim';
-  const reused = takeKept(job.reuse, kind, limits.memoryBytes);
+  const reused = takeKept(keepKey, kind, limits.memoryBytes);
   const sandbox = reused?.sandbox ?? (await takeSandbox(kind, limits.memoryBytes));
   const uses = (reused?.uses ?? 0) + 1;
   parentPort.postMessage({ type: 'started', id: job.id });
@@ -268,8 +272,8 @@ async function evaluate(job) {
   const answer = callGuest(sandbox, 'run', [code, job.dataJson, limits.outputChars, limits.renderDepth], limits.memoryBytes, reason);
   if (typeof answer !== 'string') return answer;
   const outcome = decodeOutcome(answer);
-  // a row that succeeded leaves the sandbox to its request's next row; any other is dropped
-  if (outcome.ok && job.reuse !== undefined) keep(job.reuse, sandbox, uses);
+  // an evaluation that succeeded leaves the sandbox to the account's next one of the source
+  if (outcome.ok && keepKey !== undefined) keep(keepKey, sandbox, uses);
   return outcome;
 }
 
@@ -277,7 +281,7 @@ parentPort.on('message', async (message) => {
   if (message?.type !== 'job') return;
   const arrived = performance.now();
   try {
-    // The sandbox is dropped after this one evaluation, unless its request's next row may use it.
+    // The sandbox is dropped after this one evaluation, unless the account's next one may use it.
     const outcome = await evaluate(message);
     parentPort.postMessage({ type: 'done', id: message.id, outcome, workMs: performance.now() - arrived });
   } catch {

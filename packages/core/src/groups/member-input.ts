@@ -1,6 +1,5 @@
 // What group members render: effective render options and evaluated html, with problems
 // pointed at the member they belong to (rows.N for batch rows).
-import { randomUUID } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/contracts';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
@@ -94,10 +93,8 @@ export async function mapBounded<T, R>(items: readonly T[], limit: number, run: 
 /**
  * Runs a group request's evaluations within the account's evaluation budget as one: taken once
  * ahead, charged with the sandbox time of all its members, so a group's size does not multiply
- * what is held while it evaluates. Its members share a key: one member's sandbox may serve the
- * next (one source, one account, one request), instead of a new one built for each.
+ * what is held while it evaluates.
  */
 export function meterMembers<T>(ctx: ServiceContext, accountId: string, evaluate: (tenancy: EvaluationTenancy) => Promise<T>): Promise<T> {
-  const reuse = randomUUID();
-  return meteredEvaluation({ ctx, accountId }, (tenancy) => evaluate({ ...tenancy, reuse }));
+  return meteredEvaluation({ ctx, accountId }, evaluate);
 }

@@ -23,8 +23,6 @@ export interface EvaluationAccount {
 export interface EvaluationTenancy {
   tenant: string;
   onWork: (ms: number) => void;
-  /** set by work that evaluates one source many times for one request: its rows may share a sandbox */
-  reuse?: string;
 }
 
 /**
