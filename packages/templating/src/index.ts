@@ -123,8 +123,6 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
         renderDepth: limits.renderDepth,
         workUnits: limits.workUnits,
       },
-      // the tenant's evaluations of one source may share a sandbox (sandbox-worker.mjs)
-      ...(input.tenant !== undefined ? { tenant: input.tenant } : {}),
     },
     { tenant: input.tenant, onWork: input.onWork },
   );

@@ -15,8 +15,6 @@ export interface SandboxJob {
   source: string;
   dataJson: string;
   limits: SandboxLimits;
-  /** the account the job is for: its evaluations of one source may share a sandbox */
-  tenant?: string;
 }
 
 /** `code` is whatever the worker reported; the caller validates it. */
@@ -158,8 +156,9 @@ export class SandboxPool {
     slot.ready = false;
     slot.worker.ref();
     slot.timer = setTimeout(() => this.kill(slot, null), this.options.startTimeoutMs);
-    const { source, dataJson, limits, tenant } = task.job;
-    slot.worker.postMessage({ type: 'job', id: task.id, source, dataJson, limits, tenant });
+    const { source, dataJson, limits } = task.job;
+    // the tenant's evaluations of one source may share a sandbox (sandbox-worker.mjs)
+    slot.worker.postMessage({ type: 'job', id: task.id, source, dataJson, limits, tenant: task.tenancy.tenant });
   }
 
   private onMessage(slot: Slot, message: WorkerMessage): void {
