@@ -6,6 +6,7 @@ import {
   crontab,
   createLogger,
   loadConfig,
+  lockSettleMs,
   newWorkerPresence,
   recordWorkerPresence,
   recoverStaleRenders,
@@ -132,8 +133,13 @@ const renderSlots = {
   single: new RenderSlots(ctx, { bulk: false, slots: Number(process.env.SVC_WORKER_RENDER_CONCURRENCY ?? 4) }),
   bulk: new RenderSlots(ctx, { bulk: true, slots: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()) }),
 };
-// tasks a vanished worker held and jobs it was rendering are taken up at once rather than at the next cron tick
-await releaseLostTaskLocks(ctx).catch((error: unknown) => logger.error('task lock release failed', { error: String(error) }));
+// tasks a vanished worker held and jobs it was rendering are taken up at once rather than at the
+// next cron tick, and once more when locks taken just before it vanished have settled (a worker
+// restarted right after a crash)
+const releaseLost = () => releaseLostTaskLocks(ctx).catch((error: unknown) => logger.error('task lock release failed', { error: String(error) }));
+await releaseLost();
+const releaseSettled = setTimeout(() => void releaseLost(), lockSettleMs + 1_000);
+releaseSettled.unref();
 await recoverStaleRenders(ctx).catch((error: unknown) => logger.error('recovery failed', { error: String(error) }));
 await recoverWebhookDeliveries(ctx).catch((error: unknown) => logger.error('webhook recovery failed', { error: String(error) }));
 await recoverTemplateMessages(ctx).catch((error: unknown) => logger.error('AI message recovery failed', { error: String(error) }));
@@ -154,6 +160,7 @@ let stopping = false;
 shutdown = async () => {
   if (stopping) return;
   stopping = true;
+  clearTimeout(releaseSettled);
   stopHeartbeat();
   clearInterval(presenceTimer);
   // graceful: nothing new is taken and running renders and tasks finish; past the bound, renders

@@ -96,7 +96,7 @@ export { getPublicStats } from './status/get-public-stats.ts';
 export { type FailureRate, getServiceStatus, type OperatorServiceStatus } from './status/get-service-status.ts';
 export { startHeartbeat } from './status/record-heartbeat.ts';
 export { newWorkerPresence, recordWorkerPresence, workerApplicationName } from './status/record-worker-presence.ts';
-export { releaseLostTaskLocks } from './status/release-lost-task-locks.ts';
+export { lockSettleMs, releaseLostTaskLocks } from './status/release-lost-task-locks.ts';
 export { setMaintenance } from './status/set-maintenance.ts';
 export { publicStatsCacheMs } from './status/status-rules.ts';
 export { sealDataDir } from './storage/seal-data-dir.ts';

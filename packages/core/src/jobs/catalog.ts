@@ -40,6 +40,9 @@ export const taskCatalog = {
 } as const;
 
 export type TaskName = keyof typeof taskCatalog;
+
+/** The queue key of an AI message's task: one task per message, whoever queues it. */
+export const templateMessageTaskKey = (messageId: string) => `template-message:${messageId}`;
 export type TaskPayload<N extends TaskName> = z.infer<(typeof taskCatalog)[N]['payload']>;
 
 /**

@@ -8,6 +8,7 @@ import { canonicalJson } from '@svc/templating';
 import { keyIdOf, overageCapOf, type Principal } from '../auth/principal.ts';
 import type { BrandValues } from '../templates/brand-values.ts';
 import { reserveCredits } from '../credits/reserve-credits.ts';
+import { templateMessageTaskKey } from '../jobs/catalog.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -123,7 +124,7 @@ export async function recordMessage(tx: Tx, options: RecordMessageOptions): Prom
       data: { draft: sourceDraft as Prisma.InputJsonValue, draftMessageId: id, reviewed: false, updatedAt: now },
     });
   } else {
-    await enqueue(tx, 'template_message', { message_id: id }, { jobKey: `template-message:${id}` });
+    await enqueue(tx, 'template_message', { message_id: id }, { jobKey: templateMessageTaskKey(id) });
   }
   await tx.templateMessageIdempotency.create({
     data: { accountId: principal.accountId, scope: options.scope, key: options.idempotencyKey, fingerprint: options.fingerprint, messageId: id, createdAt: now },

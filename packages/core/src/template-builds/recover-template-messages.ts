@@ -1,3 +1,4 @@
+import { templateMessageTaskKey } from '../jobs/catalog.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
@@ -12,7 +13,7 @@ export async function recoverTemplateMessages(ctx: ServiceContext): Promise<numb
     select: { id: true },
     take: 500,
   });
-  for (const message of stale) await enqueue(ctx.db, 'template_message', { message_id: message.id }, { jobKey: `template-message:${message.id}` });
+  for (const message of stale) await enqueue(ctx.db, 'template_message', { message_id: message.id }, { jobKey: templateMessageTaskKey(message.id) });
   if (stale.length > 0) ctx.logger.warn('AI messages taken up again after a lost worker', { count: stale.length });
   return stale.length;
 }
