@@ -94,7 +94,7 @@ async function takeSandbox(kind, memoryBytes) {
 
 /** Evaluations in one instance at most, so its heap starts anew now and then. */
 const REUSES_PER_SANDBOX = 100;
-/** A kept instance no row has asked for this long is dropped (ms). */
+/** A kept instance no evaluation has asked for this long is dropped (ms). */
 const KEPT_IDLE_MS = 2_000;
 /** The instance an account's last evaluation of a source left for its next. @type {{ key: string, sandbox: Sandbox, uses: number, timer: NodeJS.Timeout } | null} */
 let kept = null;

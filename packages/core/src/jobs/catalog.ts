@@ -40,10 +40,10 @@ export const taskCatalog = {
 } as const;
 
 export type TaskName = keyof typeof taskCatalog;
+export type TaskPayload<N extends TaskName> = z.infer<(typeof taskCatalog)[N]['payload']>;
 
 /** The queue key of an AI message's task: one task per message, whoever queues it. */
 export const templateMessageTaskKey = (messageId: string) => `template-message:${messageId}`;
-export type TaskPayload<N extends TaskName> = z.infer<(typeof taskCatalog)[N]['payload']>;
 
 /**
  * Cron schedule (graphile-worker crontab syntax, UTC): the monthly reset at 00:00 on the 1st

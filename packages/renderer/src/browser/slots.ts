@@ -109,7 +109,7 @@ export class Slots {
     while (this.held < this.#size && this.#waiting.length > 0) this.#waiting.shift()!.grant();
     while (this.held < this.#size && this.#bulk.length > 0) {
       const wait = Math.max(this.#bulkWait(this.#bulk[0]!), this.#shareWait());
-      if (wait === Number.POSITIVE_INFINITY) return; // a bulk render's end pumps again
+      if (wait === Number.POSITIVE_INFINITY) return; // a release pumps again
       if (wait > 0) {
         this.#wakeIn(wait);
         return;
@@ -121,7 +121,7 @@ export class Slots {
   /** How long until bulk work's share lets it take one more slot (0: now; infinite: only a release frees one). */
   #shareWait(): number {
     if (this.#bulkHeld < this.#bulkLimit) return 0;
-    if (this.#bulkHeld >= this.#size || this.#lastBulkHold > this.#shortBulkMs) return Number.POSITIVE_INFINITY;
+    if (this.#lastBulkHold > this.#shortBulkMs) return Number.POSITIVE_INFINITY;
     if (this.#singlesHeld > 0 || this.#waiting.length > 0) return Number.POSITIVE_INFINITY;
     return Math.max(0, this.#lastSingleSeen + this.#quietMs - this.#now());
   }
