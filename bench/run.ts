@@ -19,11 +19,13 @@ import { reportCell } from './report.ts';
 import { printRouteJavascript } from './route-javascript.ts';
 import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, perRender, processTree, pssMib, rssMib, treeRss } from './processes.ts';
 import { freePort, type Service, serviceRenderer, startService, type Trace } from './service.ts';
-import { type Measurement, measure } from './stats.ts';
+import { type Measurement, measure, measureInTurns } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const runs = Number(process.env.BENCH_RUNS ?? 40);
+const runs = Number(process.env.BENCH_RUNS ?? 60);
 const warmup = 5;
+/** Renders of one mode in a row before the next mode's turn (measureCell). */
+const turnRenders = Number(process.env.BENCH_TURN ?? 15);
 const concurrencies = [1, 2];
 /** Warm sandboxes the benchmark's worker keeps, and accounts in the cold mix: more than that. */
 const warmSandboxes = 4;
@@ -137,13 +139,19 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
     const raw = await rawRenderer(concurrency, 'warm');
     const fresh = await rawRenderer(concurrency, 'fresh');
     for (const fixture of tableFixtures) {
-      // raw's machine time: every core's busy time while it ran, its own client included
-      const rawResult = await measureCell((item) => raw.render(item), fixture, concurrency, () => ({ machine: machineBusyMs() }));
-      const freshResult = await measureCell((item) => fresh.render(item), fixture, concurrency, () => ({ browser: fresh.cpu() }));
       traces.length = 0;
-      const serviceResult = await measureCell(viaService, fixture, concurrency, () => cpuBreakdown(servicePids));
+      // in two pairs, each measured in turns: the warm ones, then the ones that open a context per
+      // render (the cold mix, taken in turns with the service's warm cell, would evict its sandbox)
+      const { raw: rawResult, svc: serviceResult } = await measureCell(fixture, concurrency, {
+        // raw's machine time: every core's busy time while it ran, its own client included
+        raw: { render: (item) => raw.render(item), sample: () => ({ machine: machineBusyMs() }) },
+        svc: { render: viaService, sample: () => cpuBreakdown(servicePids) },
+      });
+      const { fresh: freshResult, cold: coldResult } = await measureCell(fixture, concurrency, {
+        fresh: { render: (item) => fresh.render(item), sample: () => ({ browser: fresh.cpu() }) },
+        cold: { render: viaColdMix, sample: () => cpuBreakdown(servicePids) },
+      });
       splits.push(`${fixture.name} conc ${concurrency}: ${await timeSplit(benchUrl, traces.slice(warmup))}`);
-      const coldResult = await measureCell(viaColdMix, fixture, concurrency, () => cpuBreakdown(servicePids));
       cpuSplits.push(
         `${fixture.name} conc ${concurrency}: svc ${serviceResult.cpu}\n    cold ${coldResult.cpu}\n    fresh ${freshResult.cpu}\n    raw ${rawResult.cpu}`,
       );
@@ -349,18 +357,30 @@ type CellMeasurement = Measurement & { cpu: string; cpuParts: Record<string, num
  * A cell: warm-up renders, then the measured ones; with `sample` (CPU used so far, by part),
  * also the CPU per render each part spent on the measured renders.
  */
-async function measureCell(
-  render: (fixture: Fixture) => Promise<void>,
+/**
+ * Modes of a cell compared with each other (raw and svc; fresh and cold) on one fixture: each
+ * warmed up, then measured in turns (stats.ts, measureInTurns), so that a change of the
+ * machine's speed during the cell moves both alike and the ratio between them holds.
+ */
+async function measureCell<Name extends string>(
   fixture: Fixture,
   concurrency: number,
-  sample?: () => Record<string, number>,
-): Promise<CellMeasurement> {
-  for (let index = 0; index < warmup; index++) await render(fixture);
-  const before = sample?.();
-  const result = await measure(() => render(fixture), runs, concurrency);
-  const after = sample && before ? sample() : undefined;
-  const cpuParts = after && before ? perRender(before, after, runs) : {};
-  return { ...result, cpu: after && before ? cpuPerRender(before, after, runs) : '', cpuParts };
+  modes: Record<Name, { render: (fixture: Fixture) => Promise<void>; sample: () => Record<string, number> }>,
+): Promise<Record<Name, CellMeasurement>> {
+  const named = Object.entries(modes) as [Name, (typeof modes)[Name]][];
+  for (const [, mode] of named) for (let index = 0; index < warmup; index++) await mode.render(fixture);
+  const measured = await measureInTurns(
+    named.map(([, mode]) => ({ render: () => mode.render(fixture), sample: mode.sample })),
+    runs,
+    concurrency,
+    turnRenders,
+  );
+  return Object.fromEntries(
+    named.map(([name], index) => {
+      const { spent, ...result } = measured[index]!;
+      return [name, { ...result, cpu: cpuPerRender({}, spent, runs), cpuParts: perRender({}, spent, runs) }];
+    }),
+  ) as Record<Name, CellMeasurement>;
 }
 
 await main();
