@@ -157,6 +157,8 @@ const scriptVectors: [string, string][] = [
   ['image added by script', `<body><script>const i = new Image(); i.src = 'http://2130706433:PORT/i.png'; document.body.appendChild(i)</script></body>`],
   ['WebRTC STUN and TURN', `<script>const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:PORT'}, {urls: 'turn:127.0.0.1:PORT?transport=tcp', username: 'u', credential: 'c'}]}); pc.createDataChannel('x'); pc.createOffer().then((o) => pc.setLocalDescription(o))</script>`],
   ['WebTransport', `<script>try { new WebTransport('https://127.0.0.1:PORT/wt') } catch {}</script>`],
+  ['a hint added by script that hides it from the page world\'s DOM functions', `<script>const l = document.createElement('link'); l.rel = 'preconnect'; l.href = 'http://127.0.0.1:PORT/'; document.head.appendChild(l);
+    Element.prototype.getAttribute = () => 'canonical'; Document.prototype.querySelectorAll = () => []; Document.prototype.querySelector = () => null</script>`],
   ['speculation rules', `<script type="speculationrules">{"prefetch": [{"source": "list", "urls": ["http://127.0.0.1:PORT/spec"]}]}</script><p>x</p>`],
 ];
 

@@ -66,6 +66,15 @@ test('a local file and a resource hint are blocked by their own rules', async ()
   expect(findings.problems).toContainEqual(expect.objectContaining({ type: 'resource_blocked', url: 'file:///etc/hostname', rule: 'local_file' }));
   const hinted = await failedFindings(image('<link rel="preconnect" href="https://fonts.example.com"><p>Text</p>'));
   expect(hinted.findings.problems).toEqual([{ type: 'resource_blocked', url: 'https://fonts.example.com', rule: 'resource_hint', resource_type: 'preconnect' }]);
+  // the audit reads the document in the service's own world: page script that replaces the DOM's functions hides nothing
+  const hidden = await failedFindings(
+    pdf(
+      `<link rel="next" href="https://cdn.example.com/next.html"><script>Element.prototype.getAttribute = () => 'canonical';
+      Document.prototype.querySelectorAll = () => []; Document.prototype.querySelector = () => null</script><p>Text</p>`,
+      'enabled',
+    ),
+  );
+  expect(hidden.findings.problems).toContainEqual({ type: 'resource_blocked', url: 'https://cdn.example.com/next.html', rule: 'resource_hint', resource_type: 'next' });
 });
 
 test('an asset the job does not have fails the render as before and is reported by its asset:// reference', async () => {

@@ -8,6 +8,7 @@ import { FIT_TEXT, fitSettings, fitText } from './fit-text.ts';
 import { callIsolated } from './isolated-world.ts';
 import { rewriteAssetReferences } from './page-resource-policy.ts';
 import { waitForReadySignal } from './ready-signal.ts';
+import { READ_RESOURCE_HINTS, type ResourceHints } from './resource-hints.ts';
 
 /**
  * A web font starts loading only once style and layout find text that uses it, which may be
@@ -26,10 +27,11 @@ const SETTLE_FONTS = `(async () => {
 
 /**
  * What follows the load of a document without script, in one evaluation in the isolated world
- * (one DevTools round trip where it was three): fonts settled, images decoded, text fitted.
+ * (one DevTools round trip where it was five): fonts settled, images decoded, text fitted, and
+ * the finished document's resource hints read for the sandbox's audit (resource-hints.ts).
  * Only images whose load ended are decoded: with script off, nothing starts loading after the
  * load event, and an image that never started (loading="lazy" outside the viewport) would
- * never decode. Answers the time the fonts took and the fitting's problems.
+ * never decode. Answers the time the fonts took, the fitting's problems and the hints.
  */
 const PREPARE_WITHOUT_SCRIPT = `(async ({ limit, fit }) => {
   const started = performance.now();
@@ -37,7 +39,8 @@ const PREPARE_WITHOUT_SCRIPT = `(async ({ limit, fit }) => {
   const fontsMs = performance.now() - started;
   const images = [...document.images].filter((image) => image.complete).slice(0, limit);
   await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
-  return { fontsMs, problems: (${FIT_TEXT})(fit) };
+  const problems = (${FIT_TEXT})(fit);
+  return { fontsMs, problems, hints: (${READ_RESOURCE_HINTS})() };
 })`;
 
 /** What a render (a job with a report) adds to loading: its script mode, its time limit, the sandbox's own DevTools session. */
@@ -51,9 +54,10 @@ export interface RenderJob {
  * Loads the HTML and waits for its fonts. For a render (`found` given): then for the document's
  * ready signal (script enabled only), decoded images, and text fitted to its boxes, in that
  * order, so that fitting measures the final content. Layout work without a report (canvas
- * adaptation, layout facts) measures the document as it was written.
+ * adaptation, layout facts) measures the document as it was written. Answers the finished
+ * document's resource hints when the last evaluation read them (a render without script).
  */
-export async function loadContent(page: Page, html: string, found?: FindingsCollector, job?: RenderJob): Promise<void> {
+export async function loadContent(page: Page, html: string, found?: FindingsCollector, job?: RenderJob): Promise<ResourceHints | undefined> {
   // 'load' cannot hang on the sandbox: blocked requests fail at once. The job deadline, not
   // puppeteer's own timeout, bounds a page that never finishes loading.
   const load = () => page.setContent(rewriteAssetReferences(html), { waitUntil: 'load', timeout: 0 });
@@ -68,10 +72,11 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
     const prepared = (await callIsolated(job.session, 'prepareWithoutScript', PREPARE_WITHOUT_SCRIPT, { limit: MAX_DECODED_IMAGES, fit: fitSettings })) as {
       fontsMs: number;
       problems: ReportProblem[];
+      hints: ResourceHints;
     };
     found.timed('fonts_ready_ms', prepared.fontsMs);
     for (const problem of prepared.problems) found.problem(problem);
-    return;
+    return prepared.hints;
   }
   await found.time('fonts_ready_ms', settleFonts);
   if (!job) return;

@@ -9,7 +9,7 @@ import type { RendererLogger } from '../types.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { enableJavascript, openIsolatedPage } from './isolation.ts';
 import { loadContent } from './load-content.ts';
-import { auditResourceHints } from './resource-hints.ts';
+import { auditResourceHints, readResourceHints } from './resource-hints.ts';
 import type { Prepared } from './sandbox-stock.ts';
 import { openTripwire } from './tripwire.ts';
 import { type JobFindings, Violations } from './violations.ts';
@@ -107,8 +107,8 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
         await setViewport(page, options.viewport);
         parts.viewport = options.viewport;
       }
-      await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
-      await auditResourceHints(session, violations);
+      const hints = await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
+      auditResourceHints(hints ?? (await readResourceHints(session)), violations);
       // the report's look at the content changes nothing in the page: it runs beside the capture
       // (sent before the capture starts)
       const content = look ? lookAtContent(session, look.inspection) : null;
