@@ -1,10 +1,11 @@
 import { isIP } from 'node:net';
+import type { WithHeaders } from './api-request.ts';
 
 /** Set by the web server from the connection (src/server.ts); a client cannot supply it. */
 export const clientAddressHeader = 'x-svc-client-address';
 
 /** The caller's network address, for per-client limits. */
-export function clientAddress(request: Request): string {
+export function clientAddress(request: WithHeaders): string {
   return request.headers.get(clientAddressHeader) ?? 'unknown';
 }
 

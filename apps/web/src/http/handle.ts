@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, type OperationId, unsafeTextDetail } from '@svc/contracts';
 import { isDatabaseUnavailable } from '@svc/db';
 import { createLogger, DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
+import type { ApiAnswer, ApiRequest } from './api-request.ts';
 import { authenticate } from './authenticate.ts';
 import type { z } from 'zod';
 import { serviceContext } from './context.ts';
@@ -22,7 +23,7 @@ export interface HandlerInput<Op extends Operation> {
   upload: Op['rawBody'] extends object ? RawUpload : undefined;
   /** The Idempotency-Key header, for an operation that takes one (null without it). */
   idempotencyKey: string | null;
-  request: Request;
+  request: ApiRequest;
   requestId: string;
 }
 
@@ -40,7 +41,7 @@ export interface HandlerResult {
  */
 export interface OperationHandler<Id extends string = string> {
   readonly operation: Operation & { readonly operationId: Id };
-  readonly answer: (request: Request, params: Record<string, string>) => Promise<Response>;
+  readonly answer: (request: ApiRequest, params: Record<string, string>) => Promise<ApiAnswer>;
 }
 
 /** Handlers by operation id; the /v1 table is one of these with every id of the catalog. */
@@ -52,7 +53,7 @@ export type OperationHandlers<Id extends string = OperationId> = { readonly [K i
  * response schema, and turn any failure into the error envelope.
  */
 export function handle<Op extends Operation>(operation: Op, run: (input: HandlerInput<Op>) => Promise<HandlerResult>): OperationHandler<Op['operationId']> {
-  const answer = async (request: Request, pathParameters: Record<string, string>): Promise<Response> => {
+  const answer = async (request: ApiRequest, pathParameters: Record<string, string>): Promise<ApiAnswer> => {
     const requestId = request.headers.get('x-request-id') ?? randomUUID();
     let ctx: ServiceContext | undefined;
     try {
@@ -70,7 +71,7 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
         : undefined;
       const idempotencyKey = operation.idempotencyKey ? request.headers.get('idempotency-key') : null;
       const result = await run({ ctx, principal, params, query, body, upload, idempotencyKey, request, requestId } as HandlerInput<Op>);
-      if (result.stream) return new Response(result.stream, { status: result.status, headers: { 'x-request-id': requestId, ...result.headers } });
+      if (result.stream) return { status: result.status, headers: { 'x-request-id': requestId, ...result.headers }, body: result.stream };
       const schema = operation.responses[result.status]?.schema;
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
       return respond(result.status, payload, requestId, result.headers);
@@ -117,11 +118,12 @@ function pathParams<T extends z.ZodType>(schema: T, raw: Record<string, string>)
 }
 
 /** The JSON body by the operation's schema; an operation may answer its own code for a bad body (testimonial_invalid). */
-async function parseBody(body: NonNullable<Operation['body']>, request: Request): Promise<unknown> {
-  // an operation whose empty body has a meaning (apply: save true) takes a request without one
+async function parseBody(body: NonNullable<Operation['body']>, request: ApiRequest): Promise<unknown> {
+  // an operation whose empty body has a meaning (apply: save true) takes a request without one;
+  // anything else without a content type is refused as readJsonBody refuses it
   if (body.emptyBody !== undefined && request.headers.get('content-type') === null && Number(request.headers.get('content-length') ?? 0) === 0) {
-    const text = await request.text();
-    if (text === '') return parse(body.schema, body.emptyBody);
+    const bytes = await request.body(body.maxBytes, () => new DomainError('request_too_large'));
+    if (bytes.byteLength === 0) return parse(body.schema, body.emptyBody);
   }
   try {
     return parse(body.schema, await readJsonBody(request, body.maxBytes));
@@ -154,13 +156,13 @@ function queryObject(url: string): Record<string, string> {
   return query;
 }
 
-export function respond(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): Response {
-  const init = { status, headers: { 'x-request-id': requestId, 'cache-control': 'no-store', ...headers } };
-  if (body === undefined || status === 204) return new Response(null, init);
-  return Response.json(body, init);
+export function respond(status: number, body: unknown, requestId: string, headers: Record<string, string> = {}): ApiAnswer {
+  const head = { 'x-request-id': requestId, 'cache-control': 'no-store', ...headers };
+  if (body === undefined || status === 204) return { status, headers: head };
+  return { status, headers: { 'content-type': 'application/json', ...head }, body: JSON.stringify(body) };
 }
 
-export function errorResponse(error: unknown, requestId: string, ctx?: ServiceContext): Response {
+export function errorResponse(error: unknown, requestId: string, ctx?: ServiceContext): ApiAnswer {
   if (error instanceof DomainError) {
     const { status, body } = errorBody(error.code, requestId, error);
     const headers: Record<string, string> = body.error.retry ? { 'retry-after': String(body.error.retry.retry_after_seconds) } : {};

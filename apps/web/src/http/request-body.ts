@@ -1,5 +1,6 @@
 import { checkTextIntegrity } from '@svc/contracts';
 import { DomainError } from '@svc/core';
+import type { ApiRequest } from './api-request.ts';
 
 /** A JSON route accepts application/json, with or without parameters such as charset. */
 export function isJsonContentType(value: string | null): boolean {
@@ -14,11 +15,11 @@ export function isJsonContentType(value: string | null): boolean {
  * malformed JSON for text that does not parse or is not UTF-8, and 400 invalid value on
  * the first string or key holding U+0000 or a lone surrogate (text-integrity.ts).
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: ApiRequest, maxBytes: number): Promise<unknown> {
   if (!isJsonContentType(request.headers.get('content-type'))) throw new DomainError('unsupported_media_type');
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw new DomainError('request_too_large');
-  const bytes = await readLimitedBytes(request, maxBytes, () => new DomainError('request_too_large'));
+  const bytes = await request.body(maxBytes, () => new DomainError('request_too_large'));
   let body: unknown;
   try {
     // fatal: bytes that are not UTF-8 would otherwise become U+FFFD without a word
@@ -39,27 +40,9 @@ export interface RawUpload {
 }
 
 /** Reads a raw-bytes body of at most maxBytes; past it, `tooLarge` (decided from Content-Length when present). */
-export async function readRawBody(request: Request, maxBytes: number, tooLarge: () => Error): Promise<RawUpload> {
+export async function readRawBody(request: ApiRequest, maxBytes: number, tooLarge: () => Error): Promise<RawUpload> {
   const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  return { bytes: await readLimitedBytes(request, maxBytes, tooLarge), mediaType: type ? type : null };
-}
-
-async function readLimitedBytes(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  return { bytes: await request.body(maxBytes, tooLarge), mediaType: type ? type : null };
 }

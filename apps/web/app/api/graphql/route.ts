@@ -3,6 +3,7 @@ import { authenticateOperator, DomainError, type OperatorPrincipal } from '@svc/
 import { serviceContext } from '../../../src/http/context.ts';
 import { graphqlContext } from '../../../src/graphql/context.ts';
 import { maxGraphqlBodyBytes, refused, unauthenticated } from '../../../src/graphql/refusals.ts';
+import { webApiRequest } from '../../../src/http/api-request.ts';
 import { readRawBody } from '../../../src/http/request-body.ts';
 import { graphqlHandler, graphqlIdeEnabled, type GraphqlRequestContext } from '../../../src/graphql/server.ts';
 
@@ -27,7 +28,7 @@ export async function POST(request: Request): Promise<Response> {
   // the body is read here, bounded, and handed on: Apollo itself would read any length
   let bounded: Request;
   try {
-    const { bytes } = await readRawBody(request, maxGraphqlBodyBytes, () => new DomainError('request_too_large'));
+    const { bytes } = await readRawBody(webApiRequest(request), maxGraphqlBodyBytes, () => new DomainError('request_too_large'));
     bounded = new Request(request.url, { method: 'POST', headers: request.headers, body: Buffer.from(bytes).toString('utf8') });
   } catch (error) {
     if (error instanceof DomainError) return refused(error.code, requestId);
