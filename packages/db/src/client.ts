@@ -63,51 +63,149 @@ export async function queryRows<T>(db: DbOrTx, sql: Prisma.Sql): Promise<T[]> {
 export type RunStatement = <R>(sql: Prisma.Sql) => Promise<R[]>;
 
 /**
- * Runs `work` in one transaction on a connection of the Db's pool, straight through the
- * driver: BEGIN, the statements `work` runs with `query`, COMMIT (ROLLBACK when it throws).
- * Prisma's interactive transaction costs some 0.8 ms of CPU for BEGIN, one statement and
- * COMMIT on the benchmark's machine; this, 0.23. `first`, a statement whose values are all
- * strings (a lock), goes with BEGIN in one round trip, its values as quoted literals. Only
- * for work made of SQL statements (no model calls); a Db without a pool of its own runs it in
+ * Runs `first`, then `sql`, as one transaction in one round trip, and answers `sql`'s rows:
+ * PostgreSQL's extended protocol with one Sync after both, which runs them as one implicit
+ * transaction, committed at the Sync or rolled back when either fails. Each statement reads
+ * with a snapshot of its own (READ COMMITTED), so a lock `first` takes is held while `sql`
+ * reads what other transactions committed before it. Where BEGIN with the lock, the statement
+ * and COMMIT cost three round trips, this costs one. `sql` is named and prepared once per
+ * connection as queryRows' statements are; a Db without a pool of its own runs both in
  * `$transaction`.
  */
-export async function inTransaction<T>(db: Db, work: (query: RunStatement) => Promise<T>, first?: Prisma.Sql): Promise<T> {
+export async function queryAfter<R>(db: Db, first: Prisma.Sql, sql: Prisma.Sql): Promise<R[]> {
   const own = direct.get(db);
-  if (!own) {
-    return db.$transaction(async (tx) => {
-      if (first) await tx.$queryRaw(first);
-      return work(<R>(sql: Prisma.Sql) => tx.$queryRaw<R[]>(sql));
-    });
-  }
+  if (!own) return db.$transaction(async (tx) => (await tx.$queryRaw(first), tx.$queryRaw<R[]>(sql)));
   const client = await own.pool.connect();
   let broken: unknown;
-  // a connection cut while checked out (the server restarted) fails the statement in flight or the
-  // next one; its 'error' event is that same failure, kept here so it is not an uncaught exception
   const cut = (error: Error) => (broken = error);
   client.on('error', cut);
   try {
-    await client.query(first ? `BEGIN; ${inlined(first, (text) => client.escapeLiteral(text))}` : 'BEGIN');
-    const result = await work(async <R>(sql: Prisma.Sql) => (await client.query(driverQuery(own, sql))).rows as R[]);
-    await client.query('COMMIT');
-    return result;
+    return (await client.query(new TwoStatements(first, driverQuery(own, sql)) as unknown as pg.QueryConfig)) as unknown as R[];
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollback: unknown) => (broken = rollback));
+    // a failure here is rare (the statements' own refusals come as rows): the connection,
+    // perhaps cut by the server with this very error, leaves the pool
+    broken = error;
     throw error;
   } finally {
-    // a connection that was cut or whose rollback failed is in no known state: it leaves the pool
     client.off('error', cut);
     client.release(broken instanceof Error ? broken : undefined);
   }
 }
 
-/** The statement's text with its string values as quoted literals, for the simple protocol (several statements, no parameters). */
-function inlined(sql: Prisma.Sql, literal: (text: string) => string): string {
-  return sql.text.replace(/\$(\d+)/g, (_, index: string) => {
-    const value = sql.values[Number(index) - 1];
-    if (typeof value !== 'string') throw new Error('only string values are inlined');
-    return literal(value);
-  });
+/** Parts of node-postgres its typings leave out: the result that parses rows, and the value mapper of Bind. */
+const driver = pg as unknown as {
+  Result: new () => { rows: unknown[]; addFields(fields: unknown[]): void; parseRow(fields: unknown[]): unknown; addRow(row: unknown): void };
+  utils: { prepareValue(value: unknown): unknown };
+};
+const { prepareValue } = driver.utils;
+
+/** What node-postgres' connection offers a query object that writes its own protocol messages. */
+interface ProtocolConnection {
+  stream: { cork?: () => void; uncork?: () => void };
+  parsedStatements: Record<string, string>;
+  parse(message: { text: string; name: string; types: unknown[] }): void;
+  bind(message: { statement: string; values: unknown[]; valueMapper: typeof prepareValue }): void;
+  describe(message: { type: 'P'; name: string }): void;
+  execute(message: { portal: string; rows: number }): void;
+  sync(): void;
+  sendCopyFail(message: string): void;
 }
+
+/**
+ * The two statements of queryAfter as one query object of node-postgres (its "submittable"
+ * interface, as pg-cursor's): the client hands it the connection to write to and then every
+ * message of the answer until ReadyForQuery. A named second statement's Parse goes first, so
+ * the first ParseComplete the client sees, which it takes as this object's (name and text), is
+ * that statement's; the first statement is unnamed and parsed each time.
+ */
+class TwoStatements {
+  readonly name: string | undefined;
+  readonly text: string;
+  readonly #first: Prisma.Sql;
+  readonly #second: pg.QueryConfig;
+  readonly #result = new driver.Result();
+  #completed = 0;
+  #error: Error | undefined;
+  readonly #answer: Promise<unknown[]>;
+  #settle!: { resolve: (rows: unknown[]) => void; reject: (error: unknown) => void };
+
+  constructor(first: Prisma.Sql, second: pg.QueryConfig) {
+    this.#first = first;
+    this.#second = second;
+    this.name = second.name;
+    this.text = second.text;
+    this.#answer = new Promise((resolve, reject) => (this.#settle = { resolve, reject }));
+  }
+
+  // node-postgres awaits what query() returns for a submittable: its answer
+  then<T>(onFulfilled: (rows: unknown[]) => T, onRejected?: (error: unknown) => T): Promise<T> {
+    return this.#answer.then(onFulfilled, onRejected);
+  }
+
+  submit(connection: ProtocolConnection): null {
+    const { name = '', text, values = [] } = this.#second;
+    connection.stream.cork?.();
+    try {
+      // a named second statement is parsed first (see above); an unnamed one after the first
+      // statement ran, as each Parse of the unnamed statement replaces the one before
+      const parse = connection.parsedStatements[name] === text ? null : { text, name, types: [] };
+      if (parse && name) connection.parse(parse);
+      connection.parse({ text: this.#first.text, name: '', types: [] });
+      connection.bind({ statement: '', values: this.#first.values, valueMapper: prepareValue });
+      connection.execute({ portal: '', rows: 0 });
+      if (parse && !name) connection.parse(parse);
+      connection.bind({ statement: name, values, valueMapper: prepareValue });
+      connection.describe({ type: 'P', name: '' });
+      connection.execute({ portal: '', rows: 0 });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleRowDescription(message: { fields: unknown[] }): void {
+    this.#result.addFields(message.fields);
+  }
+
+  handleDataRow(message: { fields: unknown[] }): void {
+    // the first statement's rows come without a description: only the second's are read
+    if (this.#completed === 1 && this.#error === undefined) {
+      try {
+        this.#result.addRow(this.#result.parseRow(message.fields));
+      } catch (error) {
+        this.#error = error as Error;
+      }
+    }
+  }
+
+  handleCommandComplete(): void {
+    this.#completed += 1;
+  }
+
+  handleEmptyQuery(): void {
+    this.#completed += 1;
+  }
+
+  handlePortalSuspended(): void {}
+
+  handleCopyInResponse(connection: ProtocolConnection): void {
+    connection.sendCopyFail('no copy here');
+  }
+
+  handleCopyData(): void {}
+
+  // an error from the server ends the query at once (the client then waits for ReadyForQuery itself)
+  handleError(error: Error): void {
+    this.#settle.reject(error);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.#error) this.#settle.reject(this.#error);
+    else this.#settle.resolve(this.#result.rows);
+  }
+}
+
 /** A statement text seen this often is prepared under a name of its own. */
 const PREPARE_AFTER = 3;
 /** Statement texts prepared in all (per connection at most as many): the hot path's are a few dozen. */

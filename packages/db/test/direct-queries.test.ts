@@ -1,7 +1,8 @@
 // The render path's statements run straight through the driver on the Db's own pool: rows in
-// the driver's types, transactions that commit or roll back as a whole, and a first statement
-// sent with BEGIN whose values are quoted, whatever they hold.
-import { createDb, type Db, inTransaction, Prisma, queryRows } from '@svc/db';
+// the driver's types, and two statements as one transaction in one round trip, which commits
+// or rolls back as a whole, holds the first one's lock while the second reads, and leaves the
+// connection usable whatever failed.
+import { createDb, type Db, Prisma, queryAfter, queryRows } from '@svc/db';
 import { cloneTemplate, dropDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -20,6 +21,7 @@ afterAll(async () => {
 });
 
 const notes = () => queryRows<{ id: string }>(db, Prisma.sql`SELECT id FROM direct_notes ORDER BY id`);
+const insert = (id: string, body = 'note') => Prisma.sql`INSERT INTO direct_notes VALUES (${id}, ${body}, now()) RETURNING id, body`;
 
 describe('statements through the driver', () => {
   it('answers rows in the driver types: int4 as numbers, timestamptz as dates, json parsed', async () => {
@@ -28,39 +30,46 @@ describe('statements through the driver', () => {
     expect(row).toEqual({ n: 42, at, doc: { a: [1] } });
   });
 
-  it('commits a transaction whole, and rolls it back whole when its work throws', async () => {
-    await inTransaction(db, async (run) => {
-      await run(Prisma.sql`INSERT INTO direct_notes VALUES ('kept-1', 'one', now())`);
-      await run(Prisma.sql`INSERT INTO direct_notes VALUES ('kept-2', 'two', now())`);
-    });
-    await expect(
-      inTransaction(db, async (run) => {
-        await run(Prisma.sql`INSERT INTO direct_notes VALUES ('lost', 'three', now())`);
-        throw new Error('refused');
-      }),
-    ).rejects.toThrow('refused');
-    expect(await notes()).toEqual([{ id: 'kept-1' }, { id: 'kept-2' }]);
-    // the connection went back to the pool usable
-    expect(await queryRows(db, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
-  });
-
-  it("sends a first statement with BEGIN, its string values quoted: a quote in one is text, not SQL", async () => {
+  it("commits two statements together and answers the second's rows, its values as parameters whatever they hold", async () => {
     const hostile = "x'; DROP TABLE direct_notes; --";
-    const seen = await inTransaction(db, (run) => run<{ id: string }>(Prisma.sql`SELECT id FROM direct_notes WHERE id = 'kept-1'`), Prisma.sql`SELECT id FROM direct_notes WHERE body = ${hostile} FOR UPDATE`);
-    expect(seen).toEqual([{ id: 'kept-1' }]);
+    expect(await queryAfter(db, insert('kept-1'), insert('kept-2', hostile))).toEqual([{ id: 'kept-2', body: hostile }]);
     expect(await notes()).toEqual([{ id: 'kept-1' }, { id: 'kept-2' }]);
-    await expect(inTransaction(db, async () => 1, Prisma.sql`SELECT ${1}::int`)).rejects.toThrow(/only string values/);
   });
 
-  it('fails a transaction whose connection is cut (the server restarted), and the pool goes on with a new one', async () => {
-    await expect(
-      inTransaction(db, async (run) => {
-        const [own] = await run<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid`);
-        await queryRows(db, Prisma.sql`SELECT pg_terminate_backend(${own?.pid}::int)`);
-        await run(Prisma.sql`INSERT INTO direct_notes VALUES ('after-cut', 'four', now())`);
-      }),
-    ).rejects.toThrow();
+  it('rolls both back when either fails, and the connection goes on', async () => {
+    // the second fails (a duplicate key): the first's row goes too
+    await expect(queryAfter(db, insert('lost-1'), insert('kept-1'))).rejects.toThrow(/duplicate key/);
+    // the first fails: the second never runs
+    await expect(queryAfter(db, insert('kept-2'), insert('lost-2'))).rejects.toThrow(/duplicate key/);
+    // a second statement that does not parse
+    await expect(queryAfter(db, insert('lost-3'), Prisma.sql`SELEKT 1`)).rejects.toThrow(/syntax error/);
     expect(await notes()).toEqual([{ id: 'kept-1' }, { id: 'kept-2' }]);
+    for (let round = 0; round < 3; round++) expect(await queryRows(db, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+  });
+
+  it('runs the same pair many times: the second statement prepared once per connection', async () => {
+    for (let round = 0; round < 8; round++) {
+      const [row] = await queryAfter<{ n: number }>(db, Prisma.sql`SELECT ${'lock'}::text`, Prisma.sql`SELECT ${round}::int * 2 AS n`);
+      expect(row).toEqual({ n: round * 2 });
+    }
+  });
+
+  it("holds the first statement's lock while the second reads, with a snapshot taken after the lock", async () => {
+    // each counts the rows so far and inserts the next; serialised by the lock, both see the
+    // other's commit or neither runs before the other, so the two numbers differ
+    const next = (pause: number) =>
+      queryAfter<{ id: string }>(
+        db,
+        Prisma.sql`SELECT id FROM direct_notes WHERE id = 'kept-1' FOR NO KEY UPDATE`,
+        Prisma.sql`INSERT INTO direct_notes SELECT 'seq-' || count(*), 'seq', now() FROM direct_notes, pg_sleep(${pause}::float8) WHERE id LIKE 'seq-%' RETURNING id`,
+      );
+    const both = await Promise.all([next(0.3), next(0)]);
+    expect(both.map(([row]) => row?.id).sort()).toEqual(['seq-0', 'seq-1']);
+  });
+
+  it('fails when its connection is cut (the server restarted), and the pool goes on with a new one', async () => {
+    await expect(queryAfter(db, Prisma.sql`SELECT pg_terminate_backend(pg_backend_pid())`, insert('after-cut'))).rejects.toThrow();
+    expect((await notes()).map((note) => note.id)).not.toContain('after-cut');
     expect(await queryRows(db, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
   });
 });

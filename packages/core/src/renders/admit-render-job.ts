@@ -91,11 +91,11 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
 }
 
 /**
- * The common case of admitRenderJob alone, inside the caller's transaction holding the
- * account lock, for a caller that runs its statements without Prisma (inTransaction): true
- * when a bucket paid and the job is recorded and queued; false when the general way is needed
- * (the caller then admits with admitRenderJob in a transaction of its own). Throws 429 over
- * the live limits.
+ * The common case of admitRenderJob alone, one statement that `run` runs in a transaction
+ * after the account lock (queryAfter, without Prisma): true when a bucket paid and the job is
+ * recorded and queued; false when the general way is needed (the statement wrote nothing, and
+ * the caller admits with admitRenderJob in a transaction of its own). Throws 429 over the
+ * live limits.
  */
 export async function admitRenderJobFromBucket(run: RunStatement, job: AdmittedRenderJob & { id: string }): Promise<boolean> {
   return admitFromBucket(run, admissionOf(job));

@@ -1,6 +1,6 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
 import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-references.ts';
-import { type DbOrTx, inTransaction, Prisma, queryRows } from '@svc/db';
+import { type DbOrTx, Prisma, queryAfter, queryRows } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
 import type { CompletionWatch } from '../ports/completion-waiter.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -131,10 +131,10 @@ async function admit(
     now,
   };
   // the common case (no idempotency key, no saved version to confirm, a bucket that pays): the
-  // account lock sent with BEGIN, the admission, COMMIT, run by the driver; anything else the
-  // general way below
+  // account lock and the admission, one transaction in one round trip; anything else the
+  // general way below (a common admission that did not pay wrote nothing)
   if (!idempotencyKey && !saved) {
-    const admitted = await inTransaction(ctx.db, (run) => admitRenderJobFromBucket(run, job), accountLock(principal.accountId));
+    const admitted = await admitRenderJobFromBucket((sql) => queryAfter(ctx.db, accountLock(principal.accountId), sql), job);
     if (admitted) return jobId;
   }
   return ctx.db.$transaction(async (tx) => {
