@@ -21,7 +21,7 @@ import { measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
 import { stampImage } from './image/provenance.ts';
 import { captureImage, prepareImage } from './image/render-image.ts';
-import { capturePdf, preparePdf } from './pdf/render-pdf.ts';
+import { beforePrint, capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
 import { FindingsCollector } from './report/findings-collector.ts';
 import { systemFaceFamilies, systemGlyphCoverage } from './report/system-glyphs.ts';
@@ -90,8 +90,11 @@ export class Renderer implements RenderEngine {
     try {
       const printed = await inSandbox(
         this.#pool,
-        this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, scale: input.pdf.scale ?? 1, fonts: 'printed' }),
-        (page, session) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages)),
+        {
+          ...this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, scale: input.pdf.scale ?? 1, fonts: 'printed' }),
+          question: beforePrint,
+        },
+        (page, session, answered) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages, answered)),
       );
       // outside the pool slot: post-processing needs no browser (the report's look at the page goes on meanwhile)
       const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));

@@ -48,6 +48,24 @@ export interface RenderJob {
   javascript: JavascriptMode;
   timeoutMs: number;
   session: CDPSession;
+  /** What the capture will ask of the finished document, answered by the load's last evaluation when it makes one. */
+  question?: PageQuestion;
+}
+
+/**
+ * A question the capture asks of the finished document (a PDF's: does it ask for an outline,
+ * once its @page fonts loaded): plain source of a function of no argument, run in the
+ * isolated world; its name keys the compiled function there.
+ */
+export interface PageQuestion {
+  name: string;
+  source: string;
+}
+
+/** What loading read of the finished document: its resource hints and the capture's answer, when its last evaluation read them. */
+export interface Loaded {
+  hints?: ResourceHints;
+  answer?: unknown;
 }
 
 /**
@@ -57,7 +75,7 @@ export interface RenderJob {
  * adaptation, layout facts) measures the document as it was written. Answers the finished
  * document's resource hints when the last evaluation read them (a render without script).
  */
-export async function loadContent(page: Page, html: string, found?: FindingsCollector, job?: RenderJob): Promise<ResourceHints | undefined> {
+export async function loadContent(page: Page, html: string, found?: FindingsCollector, job?: RenderJob): Promise<Loaded> {
   // 'load' cannot hang on the sandbox: blocked requests fail at once. The job deadline, not
   // puppeteer's own timeout, bounds a page that never finishes loading.
   const load = () => page.setContent(rewriteAssetReferences(html), { waitUntil: 'load', timeout: 0 });
@@ -65,23 +83,29 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   if (!found) {
     await load();
     await settleFonts();
-    return;
+    return {};
   }
   await found.time('content_load_ms', load);
   if (job?.javascript === 'disabled') {
-    const prepared = (await callIsolated(job.session, 'prepareWithoutScript', PREPARE_WITHOUT_SCRIPT, { limit: MAX_DECODED_IMAGES, fit: fitSettings })) as {
+    const { question } = job;
+    const name = question ? `prepareWithoutScript:${question.name}` : 'prepareWithoutScript';
+    // the capture's question goes with the preparation: with script off the document does not change after it
+    const source = question ? `(async (argument) => ({ ...(await (${PREPARE_WITHOUT_SCRIPT})(argument)), answer: await (${question.source})() }))` : PREPARE_WITHOUT_SCRIPT;
+    const prepared = (await callIsolated(job.session, name, source, { limit: MAX_DECODED_IMAGES, fit: fitSettings })) as {
       fontsMs: number;
       problems: ReportProblem[];
       hints: ResourceHints;
+      answer?: unknown;
     };
     found.timed('fonts_ready_ms', prepared.fontsMs);
     for (const problem of prepared.problems) found.problem(problem);
-    return prepared.hints;
+    return { hints: prepared.hints, answer: prepared.answer };
   }
   await found.time('fonts_ready_ms', settleFonts);
-  if (!job) return;
+  if (!job) return {};
   // what the document drew once ready may use fonts that had not started loading before
   if (job.javascript === 'enabled' && (await waitForReadySignal(page, found, job.timeoutMs))) await settleFonts();
   await decodeImages(job.session);
   await fitText(job.session, found);
+  return {};
 }

@@ -8,7 +8,7 @@ import type { FindingsCollector } from '../report/findings-collector.ts';
 import type { RendererLogger } from '../types.ts';
 import type { BrowserPool } from './browser-pool.ts';
 import { enableJavascript, openIsolatedPage } from './isolation.ts';
-import { loadContent } from './load-content.ts';
+import { loadContent, type PageQuestion } from './load-content.ts';
 import { auditResourceHints, readResourceHints } from './resource-hints.ts';
 import type { Prepared } from './sandbox-stock.ts';
 import { openTripwire } from './tripwire.ts';
@@ -30,6 +30,8 @@ export interface SandboxOptions {
   found?: FindingsCollector;
   /** how the loaded page is inspected for the report (with found); omitted: not inspected */
   inspect?: PageInspection;
+  /** what the capture asks of the finished document, answered with the load when it can be (load-content.ts) */
+  question?: PageQuestion;
 }
 
 /** Most jobs ask for the default viewport, so a sandbox is made ready with it already set. */
@@ -81,11 +83,15 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
 
 /**
  * Loads the HTML in a fresh sandboxed page and runs `capture` on it (and the sandbox's own
- * DevTools session) once it is ready. With a report's look (`found` and `inspect`), the capture
+ * DevTools session, and the answer to its question when loading asked it) once it is ready. With a report's look (`found` and `inspect`), the capture
  * is answered as soon as it is made and the look at the page follows in the sandbox meanwhile,
  * so the caller's post-processing and the look overlap: `found.complete()` tells when it ended.
  */
-export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, capture: (page: Page, session: CDPSession) => Promise<T>): Promise<T> {
+export async function inSandbox<T>(
+  pool: BrowserPool,
+  options: SandboxOptions,
+  capture: (page: Page, session: CDPSession, answer: unknown) => Promise<T>,
+): Promise<T> {
   const tenant = options.account ?? `unshared:${(unsharedJobs += 1)}`;
   const look = options.found && options.inspect ? { found: options.found, inspection: options.inspect } : undefined;
   let handOff: ((captured: T) => void) | undefined;
@@ -107,12 +113,12 @@ export async function inSandbox<T>(pool: BrowserPool, options: SandboxOptions, c
         await setViewport(page, options.viewport);
         parts.viewport = options.viewport;
       }
-      const hints = await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session });
-      auditResourceHints(hints ?? (await readResourceHints(session)), violations);
+      const loaded = await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session, question: options.question });
+      auditResourceHints(loaded.hints ?? (await readResourceHints(session)), violations);
       // the report's look at the content changes nothing in the page: it runs beside the capture
       // (sent before the capture starts)
       const content = look ? lookAtContent(session, look.inspection) : null;
-      const captured = await capture(page, session);
+      const captured = await capture(page, session, loaded.answer);
       // after the capture: what the rest of the look changes (a PDF's root laid out at the
       // printable width) costs no layout the capture would have to undo, and the reset
       // discards the document

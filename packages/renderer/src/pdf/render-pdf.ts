@@ -5,6 +5,7 @@ import { type PdfOptions, RenderError } from '@svc/contracts';
 import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { printToPdf } from '../browser/devtools-pipe.ts';
+import type { PageQuestion } from '../browser/load-content.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
 /**
@@ -37,11 +38,15 @@ const LOAD_PAGE_FONTS = `(async () => {
 })()`;
 
 /** Both questions before printing in one evaluation: whether the document asks for an outline, once the @page fonts loaded. */
-const BEFORE_PRINT = `(async () => {
+const BEFORE_PRINT_FUNCTION = `async () => {
   const outline = ${ASKS_FOR_OUTLINE};
   await ${LOAD_PAGE_FONTS};
   return outline;
-})()`;
+}`;
+const BEFORE_PRINT = `(${BEFORE_PRINT_FUNCTION})()`;
+
+/** The questions before printing, for the load to answer when it can (a document without script: no round trip of their own). */
+export const beforePrint: PageQuestion = { name: 'beforePrint', source: BEFORE_PRINT_FUNCTION };
 
 /** Chromium draws its default date/title/URL header when a template is empty; the render request rules say empty. */
 const EMPTY_TEMPLATE = '<span></span>';
@@ -60,11 +65,18 @@ export function preparePdf(pdf: PdfOptions): PageGeometry {
 /**
  * Prints the loaded page with Chromium's printer, as puppeteer's page.pdf would with these
  * options, but asks for the file in the answer itself: one DevTools round trip, where a stream
- * costs a read per chunk and a close.
+ * costs a read per chunk and a close. `answered`: beforePrint's answer when the load asked it.
  */
-export async function capturePdf(page: Page, session: CDPSession, pdf: PdfOptions, geometry: PageGeometry, pages: readonly string[] | undefined): Promise<Uint8Array> {
+export async function capturePdf(
+  page: Page,
+  session: CDPSession,
+  pdf: PdfOptions,
+  geometry: PageGeometry,
+  pages: readonly string[] | undefined,
+  answered?: unknown,
+): Promise<Uint8Array> {
   if (pages) await arrangeForPrint(page, pages);
-  const outline = (await page.evaluate(BEFORE_PRINT)) === true;
+  const outline = (answered ?? (await page.evaluate(BEFORE_PRINT))) === true;
   try {
     return await printToPdf(page, session, {
       paperWidth: geometry.widthIn,
