@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient, type Prisma } from './generated/prisma/client.ts';
+import { Prisma, PrismaClient } from './generated/prisma/client.ts';
 
 export type Db = PrismaClient;
 /** A transaction client: everything a Db has except starting and ending connections. */
@@ -91,6 +91,15 @@ export async function queryAfter<R>(db: Db, first: Prisma.Sql, sql: Prisma.Sql):
     client.release(broken instanceof Error ? broken : undefined);
   }
 }
+
+/**
+ * A first statement for queryAfter: the transaction commits without waiting for its WAL to
+ * reach the disk (synchronous_commit off for it alone). A crash of the database within a
+ * moment of the commit (the WAL writer flushes within a fraction of a second) may undo it,
+ * never a later transaction's: a synchronous commit after it flushes it too. For writes a
+ * crash may undo harmlessly: a rate-limit token, a claim that recovery hands out again.
+ */
+export const commitWithoutFlush: Prisma.Sql = Prisma.sql`SET LOCAL synchronous_commit TO off`;
 
 /** Parts of node-postgres its typings leave out: the result that parses rows, and the value mapper of Bind. */
 const driver = pg as unknown as {

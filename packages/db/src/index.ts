@@ -1,4 +1,4 @@
-export { createDb, type Db, type DbOrTx, queryAfter, queryRows, type RunStatement, type Tx } from './client.ts';
+export { commitWithoutFlush, createDb, type Db, type DbOrTx, queryAfter, queryRows, type RunStatement, type Tx } from './client.ts';
 export { Prisma } from './generated/prisma/client.ts';
 export type * from './generated/prisma/client.ts';
 export * from './generated/prisma/enums.ts';

@@ -67,6 +67,12 @@ describe('statements through the driver', () => {
     expect(both.map(([row]) => row?.id).sort()).toEqual(['seq-0', 'seq-1']);
   });
 
+  it('takes SET LOCAL first: a setting for the transaction of the second statement only', async () => {
+    const [inside] = await queryAfter<{ mode: string }>(db, Prisma.sql`SET LOCAL synchronous_commit TO off`, Prisma.sql`SELECT current_setting('synchronous_commit') AS mode`);
+    expect(inside).toEqual({ mode: 'off' });
+    for (let round = 0; round < 2; round++) expect(await queryRows(db, Prisma.sql`SELECT current_setting('synchronous_commit') AS mode`)).toEqual([{ mode: 'on' }]);
+  });
+
   it('fails when its connection is cut (the server restarted), and the pool goes on with a new one', async () => {
     await expect(queryAfter(db, Prisma.sql`SELECT pg_terminate_backend(pg_backend_pid())`, insert('after-cut'))).rejects.toThrow();
     expect((await notes()).map((note) => note.id)).not.toContain('after-cut');

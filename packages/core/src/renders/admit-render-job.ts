@@ -1,4 +1,4 @@
-import { type DbOrTx, type Plan, Prisma, queryRows, type RunStatement, type Tx } from '@svc/db';
+import { commitWithoutFlush, type DbOrTx, type Plan, Prisma, queryAfter, type RunStatement, type Tx } from '@svc/db';
 import { bucketReservation, countReserved, creditLeft, reserveCredits, type ReserveCreditsOptions } from '../credits/reserve-credits.ts';
 import { periodOf } from '../shared/period.ts';
 import { rateAmountChange, refuseWhenShort } from '../limits/rate-limit.ts';
@@ -51,8 +51,10 @@ export async function refuseWhenOverloaded(ctx: ServiceContext, bound = ctx.conf
  */
 export async function takeRenderCreationToken(ctx: ServiceContext, subject: string, now: Date): Promise<void> {
   const bound = ctx.config.maxRenderBacklog;
-  const [row] = await queryRows<{ tokens: number; queued: number }>(
+  // committed without waiting for the disk: a token a database crash undoes is one more render allowed
+  const [row] = await queryAfter<{ tokens: number; queued: number }>(
     ctx.db,
+    commitWithoutFlush,
     Prisma.sql`
     WITH token AS (${rateAmountChange('render_creation', subject, now, 1)})
     SELECT (SELECT tokens FROM token)::float8 AS tokens, (${queuedUpTo(bound)}) AS queued`,

@@ -3,7 +3,7 @@
 // when that commits; a worker claims with one statement that takes the oldest entry no other
 // worker is taking (FOR UPDATE SKIP LOCKED) and moves its job to running under a lease.
 import type { RenderOptions, RenderProvenance } from '@svc/contracts';
-import { type DbOrTx, Prisma, queryRows } from '@svc/db';
+import { commitWithoutFlush, type DbOrTx, Prisma, queryAfter } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 
 /** The channel workers listen on; the payload names the slots the job is for: 'single' or 'bulk'. */
@@ -108,8 +108,11 @@ export interface RenderClaim {
  * the last one do not ask again only to find the queue empty (a new entry's NOTIFY wakes them).
  */
 export async function claimNextRender(ctx: ServiceContext, options: { bulk: boolean }): Promise<RenderClaim | 'empty'> {
-  const rows = await queryRows<Partial<ClaimRow> & { taken: string; more_due: boolean }>(
+  // committed without waiting for the disk: a claim a database crash undoes leaves the job
+  // queued for the next claim, and this worker's finish, fenced by the claim, then changes nothing
+  const rows = await queryAfter<Partial<ClaimRow> & { taken: string; more_due: boolean }>(
     ctx.db,
+    commitWithoutFlush,
     Prisma.sql`
     WITH taken AS (
       DELETE FROM render_queue WHERE seq = (
