@@ -126,7 +126,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   const traces: Trace[] = [];
   const viaService = serviceRenderer(baseUrl, apiKeys, traces);
   const viaColdMix = serviceRenderer(baseUrl, coldKeys);
-  console.log(`Benchmark: ${runs} renders per cell after ${warmup} warm-up renders; times in ms.`);
+  console.log(`Benchmark: ${runs} renders per mode and cell after ${warmup} warm-up renders, raw with svc and fresh with cold in turns of ${turnRenders}; times in ms.`);
   console.log('raw: warm page reused; fresh: raw puppeteer with a new browser context per render; svc: the service, one account;');
   console.log(`cold: the service, ${coldAccounts} accounts in turn with ${warmSandboxes} warm sandboxes.`);
   console.log(
