@@ -72,8 +72,9 @@ export interface Loaded {
  * Loads the HTML and waits for its fonts. For a render (`found` given): then for the document's
  * ready signal (script enabled only), decoded images, and text fitted to its boxes, in that
  * order, so that fitting measures the final content. Layout work without a report (canvas
- * adaptation, layout facts) measures the document as it was written. Answers the finished
- * document's resource hints when the last evaluation read them (a render without script).
+ * adaptation, layout facts) measures the document as it was written. Answers what the last
+ * evaluation read of the finished document, when it read it (a render without script): its
+ * resource hints, and the answer to the capture's question.
  */
 export async function loadContent(page: Page, html: string, found?: FindingsCollector, job?: RenderJob): Promise<Loaded> {
   // 'load' cannot hang on the sandbox: blocked requests fail at once. The job deadline, not
