@@ -57,8 +57,8 @@ export async function npmStart(extraEnv: Record<string, string> = {}): Promise<S
     stderr: () => stderr,
     exited,
     async cleanUp() {
-      for (const proc of started.filter(isAlive)) process.kill(proc.pid, 'SIGKILL');
-      if (npm.exitCode === null && npm.signalCode === null) process.kill(-npm.pid!, 'SIGKILL');
+      for (const proc of started.filter(isAlive)) killIfAlive(proc.pid);
+      if (npm.exitCode === null && npm.signalCode === null) killIfAlive(-npm.pid!);
       await removeDataDir(dataDir);
     },
   };
@@ -118,6 +118,15 @@ export function descendants(pid: number): Proc[] {
     queue.push(...(parents.get(next) ?? []));
   }
   return found;
+}
+
+/** SIGKILL to a process (or a group, by a negative pid) that may have ended since it was last seen alive. */
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }
 
 export function isAlive(proc: Proc): boolean {
