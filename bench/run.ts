@@ -354,10 +354,6 @@ function postgresProcesses(): number[] {
 type CellMeasurement = Measurement & { cpu: string; cpuParts: Record<string, number> };
 
 /**
- * A cell: warm-up renders, then the measured ones; with `sample` (CPU used so far, by part),
- * also the CPU per render each part spent on the measured renders.
- */
-/**
  * Modes of a cell compared with each other (raw and svc; fresh and cold) on one fixture: each
  * warmed up, then measured in turns (stats.ts, measureInTurns), so that a change of the
  * machine's speed during the cell moves both alike and the ratio between them holds.

@@ -83,9 +83,10 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
 
 /**
  * Loads the HTML in a fresh sandboxed page and runs `capture` on it (and the sandbox's own
- * DevTools session, and the answer to its question when loading asked it) once it is ready. With a report's look (`found` and `inspect`), the capture
- * is answered as soon as it is made and the look at the page follows in the sandbox meanwhile,
- * so the caller's post-processing and the look overlap: `found.complete()` tells when it ended.
+ * DevTools session, and the answer to its question when loading asked it) once it is ready.
+ * With a report's look (`found` and `inspect`), the capture is answered as soon as it is made
+ * and the look at the page follows in the sandbox meanwhile, so the caller's post-processing
+ * and the look overlap: `found.complete()` tells when it ended.
  */
 export async function inSandbox<T>(
   pool: BrowserPool,
