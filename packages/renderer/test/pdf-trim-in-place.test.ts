@@ -6,9 +6,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
+import puppeteer from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CHROMIUM_PATH, headlessMode } from '../src/index.ts';
 import { finishDocument } from '../src/pdf/metadata.ts';
 import { trimPageBoxesInPlace } from '../src/pdf/trim-in-place.ts';
+import { objectText, readXrefTable } from '../src/pdf/xref-table.ts';
 
 const A4 = { width: 595.2756, height: 841.8898 };
 /** the rounded box Chromium prints for A4 */
@@ -76,5 +79,58 @@ describe('trimming page boxes in place', () => {
     const copy = Buffer.from(packed);
     expect(trimPageBoxesInPlace(copy, A4)).toBeNull();
     expect(copy.equals(packed)).toBe(true);
+  });
+
+  it("trims Chromium's own tagged output of many pages in place, with the page count pdfinfo reads", async () => {
+    const executablePath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
+    const browser = await puppeteer.launch({ executablePath, headless: headlessMode(executablePath), args: ['--no-sandbox'] });
+    let printed: Buffer;
+    try {
+      const page = await browser.newPage();
+      const rows = Array.from({ length: 300 }, (_, index) => `<tr><td>${index}</td><td>row ${index}</td></tr>`).join('');
+      await page.setContent(`<h1>Ledger</h1><table>${rows}</table>`);
+      printed = Buffer.from(await page.pdf({ format: 'A4', tagged: true }));
+    } finally {
+      await browser.close();
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-trim-')), 'chromium.pdf');
+    const pagesOf = () => Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file]).toString())?.[1]);
+    writeFileSync(file, printed);
+    const pages = pagesOf();
+    expect(pages).toBeGreaterThan(3);
+    expect(trimPageBoxesInPlace(printed, A4)).toEqual({ pageCount: pages });
+    writeFileSync(file, printed);
+    expect(pagesOf()).toBe(pages);
+    expect((await boxes(printed))[0]).toEqual([0, 0.03, 595.276, 841.89]);
+    expect(execFileSync('qpdf', ['--check', file]).toString()).toContain('No syntax or stream encoding errors found');
+  });
+});
+
+describe('reading the cross-reference table', () => {
+  const objects = ['1 0 obj\n<< /Type /Catalog >>\nendobj\n', '5 0 obj\n(a string with endobj in it)\nendobj\n'];
+  const file = (table: (offsets: number[]) => string) => {
+    const head = '%PDF-1.4\n';
+    const offsets = objects.map((_, index) => head.length + objects.slice(0, index).join('').length);
+    const body = head + objects.join('');
+    return Buffer.from(`${body}xref\n${table(offsets)}trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${body.length}\n%%EOF\n`, 'latin1');
+  };
+  const entry = (offset: number, kind = 'n') => `${String(offset).padStart(10, '0')} 00000 ${kind} \n`;
+
+  it('reads every subsection, and an object to where the next one begins', () => {
+    const pdf = file(([catalog, string]) => `0 2\n${entry(0, 'f')}${entry(catalog!)}5 1\n${entry(string!)}`);
+    const table = readXrefTable(pdf);
+    expect(table?.trailer).toMatch(/^trailer/);
+    expect(objectText(pdf, table!, 1)).toBe(objects[0]);
+    expect(objectText(pdf, table!, 5)).toBe(objects[1]);
+    expect(objectText(pdf, table!, 0)).toBeNull();
+    expect(objectText(pdf, table!, 3)).toBeNull();
+  });
+
+  it('refuses an entry that is not twenty bytes of offset, generation and kind', () => {
+    expect(readXrefTable(file(([catalog, string]) => `0 2\n${entry(0, 'f')}${entry(catalog!)}5 1\n${String(string).padStart(9, '0')} 00000 n  \n`))).toBeNull();
+    expect(readXrefTable(file(([catalog]) => `0 2\n${entry(0, 'f')}${entry(catalog!, 'x')}`))).toBeNull();
+    // an object that is not where its entry says
+    const pdf = file(([catalog, string]) => `0 2\n${entry(0, 'f')}${entry(catalog! + 1)}5 1\n${entry(string!)}`);
+    expect(objectText(pdf, readXrefTable(pdf)!, 1)).toBeNull();
   });
 });

@@ -8,6 +8,7 @@
 import { PDFDocument } from 'pdf-lib';
 import type { RenderProvenance } from '@svc/contracts';
 import { provenanceFields, provenanceXmp } from '../provenance/provenance-fields.ts';
+import { objectText, readXrefTable, type Reference, referenceIn } from './xref-table.ts';
 
 export async function appendProvenance(pdf: Buffer, provenance: RenderProvenance): Promise<Buffer> {
   const appended = appendUpdate(pdf, provenance);
@@ -18,29 +19,18 @@ export async function appendProvenance(pdf: Buffer, provenance: RenderProvenance
   return again;
 }
 
-interface Reference {
-  number: number;
-  generation: number;
-}
-
 /** The update appended to `pdf`, or null when its last cross-reference section is not a classic table. */
 function appendUpdate(pdf: Buffer, provenance: RenderProvenance): Buffer | null {
-  const tail = pdf.toString('latin1', Math.max(0, pdf.length - 64));
-  const startxref = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
-  if (!startxref) return null;
-  const xrefAt = Number(startxref[1]);
-  if (pdf.toString('latin1', xrefAt, xrefAt + 4) !== 'xref') return null;
-  const trailerAt = pdf.indexOf('trailer', xrefAt, 'latin1');
-  if (trailerAt === -1) return null;
-  const offsets = tableOffsets(pdf.toString('latin1', xrefAt + 4, trailerAt));
-  const trailer = pdf.toString('latin1', trailerAt, pdf.length);
+  const table = readXrefTable(pdf);
+  if (!table) return null;
+  const { at: xrefAt, trailer } = table;
   const size = Number(/\/Size\s+(\d+)/.exec(trailer)?.[1] ?? Number.NaN);
-  const root = reference(/\/Root\s+(\d+)\s+(\d+)\s+R/.exec(trailer));
-  const info = reference(/\/Info\s+(\d+)\s+(\d+)\s+R/.exec(trailer));
-  if (!offsets || !Number.isInteger(size) || !root) return null;
+  const root = referenceIn(trailer, 'Root');
+  const info = referenceIn(trailer, 'Info');
+  if (!Number.isInteger(size) || !root) return null;
 
-  const catalog = dictionaryAt(pdf, offsets, xrefAt, root);
-  const oldInfo = info ? dictionaryAt(pdf, offsets, xrefAt, info) : '<<>>';
+  const catalog = dictionaryOf(objectText(pdf, table, root.number));
+  const oldInfo = info ? dictionaryOf(objectText(pdf, table, info.number)) : '<<>>';
   if (catalog === null || oldInfo === null) return null;
   const infoRef = info ?? { number: size, generation: 0 };
   const metadataRef = { number: Math.max(size, infoRef.number + 1), generation: 0 };
@@ -85,43 +75,10 @@ function appendUpdate(pdf: Buffer, provenance: RenderProvenance): Buffer | null 
   return Buffer.concat([pdf, ...parts]);
 }
 
-const reference = (match: RegExpExecArray | null): Reference | null =>
-  match ? { number: Number(match[1]), generation: Number(match[2]) } : null;
-
-/** Object offsets of a classic table's subsections (the text between `xref` and `trailer`). */
-function tableOffsets(table: string): Map<number, number> | null {
-  const offsets = new Map<number, number>();
-  const lines = table.split(/\r\n|\r|\n/).map((line) => line.trim());
-  let next = -1;
-  for (const line of lines) {
-    if (line === '') continue;
-    const header = /^(\d+) (\d+)$/.exec(line);
-    if (header) {
-      next = Number(header[1]);
-      continue;
-    }
-    const entry = /^(\d{10}) (\d{5}) ([nf])$/.exec(line);
-    if (!entry || next < 0) return null;
-    if (entry[3] === 'n') offsets.set(next, Number(entry[1]));
-    next += 1;
-  }
-  return offsets;
-}
-
-/**
- * The dictionary of a plain (non-stream) object, `<<` to `>>`, or null when it is not where the
- * table says. The object ends where the next one in the file begins (or the table), so an
- * `endobj` inside one of its strings is never taken for its end.
- */
-function dictionaryAt(pdf: Buffer, offsets: Map<number, number>, xrefAt: number, ref: Reference): string | null {
-  const start = offsets.get(ref.number);
-  if (start === undefined) return null;
-  let bound = xrefAt;
-  for (const offset of offsets.values()) if (offset > start && offset < bound) bound = offset;
-  const text = pdf.toString('latin1', start, bound);
-  const match = /^(\d+)\s+(\d+)\s+obj\s*(<<[\s\S]*>>)\s*endobj\s*$/.exec(text);
-  if (!match || Number(match[1]) !== ref.number) return null;
-  return match[3] ?? null;
+/** A plain (non-stream) object's dictionary, `<<` to `>>`, from its text (see objectText). */
+function dictionaryOf(text: string | null): string | null {
+  const match = text && /^\d+\s+\d+\s+obj\s*(<<[\s\S]*>>)\s*endobj\s*$/.exec(text);
+  return match ? (match[1] ?? null) : null;
 }
 
 /** Entries of an earlier provenance dropped (a file is stamped once, but never with two values). */
