@@ -31,8 +31,17 @@ describe('completion waiter', () => {
     let asked = 0;
     const waiting = watch.wait(60_000, async () => (asked++, false));
     await announce('pdf_watched');
-    await waiting;
+    expect(await waiting).toBeNull();
     expect(asked).toBe(0);
+  });
+
+  it('answers what a notice carried after the job id, and wakes only that job', async () => {
+    const waiter = newWaiter();
+    const [watched, other] = [await waiter.watch('pdf_carried'), await waiter.watch('pdf_carried2')];
+    const waiting = watched.wait(60_000, async () => false);
+    await announce('pdf_carried {"id":"pdf_carried","note":"a b ✓"}');
+    expect(await waiting).toBe('{"id":"pdf_carried","note":"a b ✓"}');
+    other.cancel();
   });
 
   it('asks whether the job ended when the connection it listened on was lost after the watch began', async () => {

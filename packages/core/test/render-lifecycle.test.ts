@@ -6,12 +6,14 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { emptyFindings, RenderError, type RenderOutput } from '@svc/contracts';
 import { claimNextRender, createRender, handBackRender, recoverStaleRenders, type RenderEngine, type ServiceContext } from '@svc/core';
 import { LocalStorage } from '../src/storage/local-storage.ts';
+import { renderFinishedChannel } from '../src/ports/completion-waiter.ts';
 import { queueRender } from '../src/renders/render-queue.ts';
 import { runRenderJob } from '../src/renders/run-render-job.ts';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountWith, useTestContext } from './support.ts';
 
 const test = useTestContext();
@@ -81,6 +83,33 @@ describe('render creation', () => {
     expect(job).toEqual(await jobRow(job.id));
     expect(job.createdAt).toBeInstanceOf(Date);
     expect(job.options).toMatchObject({ kind: 'pdf' });
+  });
+
+  it('answers a waiting render with the finished job as the model reads it, from its finish notice or, when too long for one, from the table', async () => {
+    const listener = new pg.Client({ connectionString: test.url() });
+    await listener.connect();
+    const notices: string[] = [];
+    listener.on('notification', (message) => notices.push(message.payload ?? ''));
+    await listener.query(`LISTEN ${renderFinishedChannel}`);
+    try {
+      for (const footer of ['<span>short</span>', `<span>${'long '.repeat(2000)}</span>`]) {
+        const principal = await accountWith(ctx, { plan: 'free', credits: 3 });
+        const request = { html: '<p>invoice ✓ "quoted" \\ </p>', reference: 'ref ✓', pdf: { display_header_footer: true, footer_template: footer } };
+        const answering = createRender(ctx, { principal, kind: 'pdf', request, idempotencyKey: null });
+        const queued = await vi.waitFor(() => ctx.db.renderJob.findFirstOrThrow({ where: { accountId: principal.accountId } }), { timeout: 30_000, interval: 50 });
+        await runRenderJob(worker(engine(async () => tinyPdf)), { jobId: queued.id });
+        const { job, finished } = await answering;
+        expect(finished).toBe(true);
+        expect(job).toEqual(await jobRow(queued.id));
+        expect(job).toMatchObject({ status: 'succeeded', reference: 'ref ✓', pageCount: 1 });
+        expect(job.finishedAt).toBeInstanceOf(Date);
+        const notice = await vi.waitFor(() => notices.find((payload) => payload.startsWith(queued.id)) ?? Promise.reject(new Error('no notice yet')), { timeout: 30_000, interval: 50 });
+        if (footer.length < 100) expect(JSON.parse(notice.slice(queued.id.length + 1))).toMatchObject({ id: queued.id, status: 'succeeded' });
+        else expect(notice).toBe(queued.id);
+      }
+    } finally {
+      await listener.end();
+    }
   });
 });
 

@@ -1,4 +1,7 @@
-/** The NOTIFY channel on which the transaction that ends a job (a render, an adapt request) names its id. */
+/**
+ * The NOTIFY channel on which the transaction that ends a job (a render, an adapt request) names
+ * its id; a render's notice may carry the finished row after it (`id {json}`).
+ */
 export const renderFinishedChannel = 'render_finished';
 
 /**
@@ -6,8 +9,11 @@ export const renderFinishedChannel = 'render_finished';
  * worker sends in the transaction that ends the job; `isFinished` backs it up.
  */
 export interface CompletionWaiter {
-  /** Resolves when the job is announced finished or the time is up, whichever comes first. */
-  wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void>;
+  /**
+   * Resolves when the job is announced finished or the time is up, whichever comes first: with
+   * what the notice carried after the id (see renderFinishedChannel), or null.
+   */
+  wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<string | null>;
   /**
    * Starts listening for a job's end before the job exists: made before the statement that
    * admits the job commits, the watch cannot miss the notice, so its wait asks the database
@@ -18,8 +24,8 @@ export interface CompletionWaiter {
 }
 
 export interface CompletionWatch {
-  /** Resolves when the job is announced finished or the time is up, whichever comes first; then stops listening. */
-  wait(timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void>;
+  /** As CompletionWaiter.wait; then stops listening. */
+  wait(timeoutMs: number, isFinished: () => Promise<boolean>): Promise<string | null>;
   /** Stops listening (the job was not admitted). */
   cancel(): void;
 }

@@ -11,23 +11,23 @@ export class PgCompletionWaiter implements CompletionWaiter {
   private connecting: Promise<void> | null = null;
   /** Counts the listening connections made; a watch made on one that is still the current one missed no notice. */
   private connection = 0;
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Map<string, Set<(carried: string | null) => void>>();
 
   constructor(
     private readonly url: string,
     private readonly logger: Logger,
   ) {}
 
-  async wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
+  async wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<string | null> {
     // the job may have ended before this subscribed: asked once after subscribing
-    await (await this.watch(jobId)).wait(timeoutMs, isFinished, true);
+    return (await this.watch(jobId)).wait(timeoutMs, isFinished, true);
   }
 
-  async watch(jobId: string): Promise<CompletionWatch & { wait(timeoutMs: number, isFinished: () => Promise<boolean>, askFirst?: boolean): Promise<void> }> {
+  async watch(jobId: string): Promise<CompletionWatch & { wait(timeoutMs: number, isFinished: () => Promise<boolean>, askFirst?: boolean): Promise<string | null> }> {
     await this.connect().catch((error: unknown) => this.logger.warn('completion listener unavailable', { error: String(error) }));
     const connection = this.client ? this.connection : null;
-    let wake!: () => void;
-    const woken = new Promise<void>((resolve) => (wake = resolve));
+    let wake!: (carried: string | null) => void;
+    const woken = new Promise<string | null>((resolve) => (wake = resolve));
     const set = this.waiters.get(jobId) ?? new Set();
     set.add(wake);
     this.waiters.set(jobId, set);
@@ -42,13 +42,16 @@ export class PgCompletionWaiter implements CompletionWaiter {
         const deadline = performance.now() + timeoutMs;
         try {
           const heardEverything = connection !== null && this.client !== null && connection === this.connection;
-          if ((askFirst || !heardEverything) && (await isFinished())) return;
+          if ((askFirst || !heardEverything) && (await isFinished())) return null;
           while (performance.now() < deadline) {
             // a slow poll backs up the notification in case the connection was lost
             const slice = Math.min(1000, deadline - performance.now());
-            const timedOut = await Promise.race([woken.then(() => false), new Promise<boolean>((resolve) => setTimeout(resolve, slice, true))]);
-            if (!timedOut || (await isFinished())) return;
+            const timedOut = Symbol('timed out');
+            const heard = await Promise.race([woken, new Promise<typeof timedOut>((resolve) => setTimeout(resolve, slice, timedOut))]);
+            if (heard !== timedOut) return heard;
+            if (await isFinished()) return null;
           }
+          return null;
         } finally {
           stop();
         }
@@ -61,7 +64,10 @@ export class PgCompletionWaiter implements CompletionWaiter {
     this.connecting ??= (async () => {
       const client = new pg.Client({ connectionString: this.url });
       client.on('notification', (message) => {
-        for (const wake of this.waiters.get(message.payload ?? '') ?? []) wake();
+        const payload = message.payload ?? '';
+        const space = payload.indexOf(' ');
+        const jobId = space === -1 ? payload : payload.slice(0, space);
+        for (const wake of this.waiters.get(jobId) ?? []) wake(space === -1 ? null : payload.slice(space + 1));
       });
       client.on('error', (error) => {
         this.logger.warn('completion listener lost its connection', { error: String(error) });

@@ -76,24 +76,37 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
       watch = null;
     }
   }
+  let carried: string | null = null;
   if (waiting) {
     const id = jobId;
     const isFinished = async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id }, select: { status: true } }));
-    if (watch) await watch.wait(ctx.config.renderWaitMs, isFinished);
-    else await ctx.completions.wait(id, ctx.config.renderWaitMs, isFinished);
+    carried = watch ? await watch.wait(ctx.config.renderWaitMs, isFinished) : await ctx.completions.wait(id, ctx.config.renderWaitMs, isFinished);
   }
-  const job = await readRenderJob(ctx.db, jobId);
+  const job = (carried !== null && renderJobFromNotice(carried, jobId)) || (await readRenderJob(ctx.db, jobId));
   return { job, finished: isTerminal(job) };
 }
 
-/**
- * The job as the answer shows it, read with the driver (queryRows) rather than the model's
- * findUnique: the columns of render_jobs under the model's field names.
- */
+/** The columns of render_jobs that hold a time: a Date in the record, text in JSON. */
+const timeColumns = new Set(['expires_at', 'lease_expires_at', 'hidden_at', 'created_at', 'started_at', 'finished_at']);
+
+/** The record of render_jobs' columns (`row`) under the model's field names. */
+function renderJobRecord(row: Record<string, unknown>): RenderJobRecord {
+  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()), value])) as unknown as RenderJobRecord;
+}
+
+/** The job as the answer shows it, read with the driver (queryRows) rather than the model's findUnique. */
 async function readRenderJob(db: DbOrTx, jobId: string): Promise<RenderJobRecord> {
   const [row] = await queryRows<Record<string, unknown>>(db, Prisma.sql`SELECT * FROM render_jobs WHERE id = ${jobId}`);
   if (!row) throw new Error(`render job ${jobId} not found`);
-  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()), value])) as unknown as RenderJobRecord;
+  return renderJobRecord(row);
+}
+
+/** The finished job from its finish's notice (the row as JSON, see finishNotice), or null when it is not that job's row. */
+function renderJobFromNotice(carried: string, jobId: string): RenderJobRecord | null {
+  const row = JSON.parse(carried) as Record<string, unknown>;
+  if (row.id !== jobId || typeof row.status !== 'string' || !isTerminal({ status: row.status })) return null;
+  for (const column of timeColumns) if (typeof row[column] === 'string') row[column] = new Date(row[column]);
+  return renderJobRecord(row);
 }
 
 async function findReplay(db: DbOrTx, accountId: string, kind: RenderKind, key: string, fingerprint: string): Promise<string | null> {

@@ -85,7 +85,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
              options = ${erasePdfPassword}
        WHERE id = ${jobId}
          AND (${attempt === null} AND status IN ('queued', 'running') OR status = 'running' AND attempts = ${attempt ?? 0})
-      RETURNING id, account_id, kind, created_at, started_at, options, group_id),
+      RETURNING *),
     dropped AS (DELETE FROM render_inputs WHERE job_id IN (SELECT id FROM job) AND ${outcome.status !== 'failed'}),
     recorded AS (
       INSERT INTO render_events (id, account_id, job_id, type, created_at)
@@ -94,7 +94,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
     ${credit}
     SELECT job.account_id, job.kind::text AS kind, job.created_at, job.started_at,
            (SELECT COALESCE(sum(amount), 0)::int FROM ${Prisma.raw(outcome.status === 'succeeded' ? 'settled' : 'released')}) AS credits,
-           pg_notify(${renderFinishedChannel}, job.id) IS NOT NULL AS notified,
+           pg_notify(${renderFinishedChannel}, ${finishNotice}) IS NOT NULL AS notified,
            CASE WHEN EXISTS (${listeningWebhooks(Prisma.sql`job.account_id`, type)})
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
@@ -105,6 +105,13 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
   if (row) countFinish(row, outcome, now);
   return row !== undefined;
 }
+
+/**
+ * The finish's notice: the job's id, then (when it fits the 8,000 bytes a notice may carry) a
+ * space and the finished row as JSON, so a request waiting for the job answers without reading
+ * it again (renderJobFromNotice).
+ */
+const finishNotice = Prisma.sql`CASE WHEN octet_length(row_to_json(job)::text) < 7900 THEN job.id || ' ' || row_to_json(job)::text ELSE job.id END`;
 
 interface FinishedRow {
   account_id: string;

@@ -48,10 +48,11 @@ export function storageFromConfig(config: ServiceConfig): ObjectStorage {
 }
 
 /** A waiter without a listening connection: it polls once a second. For processes that rarely wait. */
-async function pollUntilFinished(timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
+async function pollUntilFinished(timeoutMs: number, isFinished: () => Promise<boolean>): Promise<null> {
   for (let waited = 0; waited < timeoutMs && !(await isFinished()); waited += 1000) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, timeoutMs - waited)));
   }
+  return null;
 }
 
 const pollingCompletions: CompletionWaiter = {
