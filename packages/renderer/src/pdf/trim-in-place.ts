@@ -3,7 +3,7 @@
 // rewritten where it stands, padded with spaces to its old length. Every byte offset, and with
 // it the cross-reference table, stays valid. Only the catalog, the page tree, its pages and the
 // Info dictionary are read, where the table says they are: a tagged ten-page table of some
-// 4,000 objects, almost all structure elements, is finished in about a tenth of a millisecond
+// 4,000 objects, almost all structure elements, is finished in about 0.3 ms
 // instead of a full pdf-lib load and save. Anything unexpected returns null and the caller
 // takes the pdf-lib path.
 import { type PageSizePt, trimmedBox } from './metadata.ts';

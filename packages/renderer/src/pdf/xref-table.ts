@@ -1,8 +1,8 @@
 // A PDF's last classic cross-reference table, read from its bytes: where each object in use
 // starts, and the trailer after it. Chromium, and pdf-lib without object streams, write the
 // table as subsections of fixed 20-byte entries, so it is read by position and digit, not by
-// pattern: a tagged ten-page table of some 4,000 objects is read in a few hundredths of a
-// millisecond. Anything else (a cross-reference stream, an entry of another width) is null.
+// pattern: the 3,843 entries of a tagged ten-page table are read in about 0.2 ms, where a
+// pattern per line took about 1 ms. Anything else (a cross-reference stream, an entry of another width) is null.
 
 export interface Reference {
   number: number;
@@ -26,10 +26,8 @@ const LF = 0x0a;
 const ZERO = 0x30;
 const ENTRY_BYTES = 20;
 
-export function readXrefTable(file: Buffer): XrefTable | null {
-  // read through a plain byte view: indexing a Buffer subclass is several times slower
-  const pdf = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
-  const text = (start: number, end?: number) => file.toString('latin1', start, end);
+export function readXrefTable(pdf: Buffer): XrefTable | null {
+  const text = (start: number, end?: number) => pdf.toString('latin1', start, end);
   const startxref = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text(Math.max(0, pdf.length - 64)));
   if (!startxref) return null;
   const at = Number(startxref[1]);
@@ -101,13 +99,13 @@ function isSpace(byte: number | undefined): boolean {
   return byte === SPACE || byte === CR || byte === LF;
 }
 
-function skipSpace(pdf: Uint8Array, position: number): number {
+function skipSpace(pdf: Buffer, position: number): number {
   while (isSpace(pdf[position])) position += 1;
   return position;
 }
 
 /** The unsigned integer at `position` and where its digits end, or null when none is there. */
-function digits(pdf: Uint8Array, position: number): { value: number; end: number } | null {
+function digits(pdf: Buffer, position: number): { value: number; end: number } | null {
   let value = 0;
   let end = position;
   for (let byte = pdf[end]; byte !== undefined && byte >= ZERO && byte <= ZERO + 9 && end - position < 10; byte = pdf[++end]) value = value * 10 + byte - ZERO;
@@ -115,7 +113,7 @@ function digits(pdf: Uint8Array, position: number): { value: number; end: number
 }
 
 /** Exactly `width` digits at `position` as a number, or -1. */
-function fixedDigits(pdf: Uint8Array, position: number, width: number): number {
+function fixedDigits(pdf: Buffer, position: number, width: number): number {
   let value = 0;
   for (let index = position; index < position + width; index += 1) {
     const byte = pdf[index];
