@@ -11,6 +11,7 @@ import { emptyFindings, RenderError, type RenderOutput } from '@svc/contracts';
 import { claimNextRender, createRender, handBackRender, recoverStaleRenders, type RenderEngine, type ServiceContext } from '@svc/core';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { renderFinishedChannel } from '../src/ports/completion-waiter.ts';
+import { renderJobTimeColumns } from '../src/renders/create-render.ts';
 import { queueRender } from '../src/renders/render-queue.ts';
 import { runRenderJob } from '../src/renders/run-render-job.ts';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -110,6 +111,13 @@ describe('render creation', () => {
     } finally {
       await listener.end();
     }
+  });
+
+  it('turns every time column of a job carried by a notice back into a time', async () => {
+    const columns = await ctx.db.$queryRaw<{ column_name: string }[]>`
+      SELECT column_name FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'render_jobs' AND data_type LIKE 'timestamp%'`;
+    expect(new Set(columns.map((column) => column.column_name))).toEqual(renderJobTimeColumns);
   });
 });
 

@@ -87,7 +87,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
 }
 
 /** The columns of render_jobs that hold a time: a Date in the record, text in JSON. */
-const timeColumns = new Set(['expires_at', 'lease_expires_at', 'hidden_at', 'created_at', 'started_at', 'finished_at']);
+export const renderJobTimeColumns: ReadonlySet<string> = new Set(['expires_at', 'lease_expires_at', 'hidden_at', 'created_at', 'started_at', 'finished_at']);
 
 /** The record of render_jobs' columns (`row`) under the model's field names. */
 function renderJobRecord(row: Record<string, unknown>): RenderJobRecord {
@@ -105,7 +105,7 @@ async function readRenderJob(db: DbOrTx, jobId: string): Promise<RenderJobRecord
 function renderJobFromNotice(carried: string, jobId: string): RenderJobRecord | null {
   const row = JSON.parse(carried) as Record<string, unknown>;
   if (row.id !== jobId || typeof row.status !== 'string' || !isTerminal({ status: row.status })) return null;
-  for (const column of timeColumns) if (typeof row[column] === 'string') row[column] = new Date(row[column]);
+  for (const column of renderJobTimeColumns) if (typeof row[column] === 'string') row[column] = new Date(row[column]);
   return renderJobRecord(row);
 }
 

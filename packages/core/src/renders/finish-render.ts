@@ -94,24 +94,19 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
     ${credit}
     SELECT job.account_id, job.kind::text AS kind, job.created_at, job.started_at,
            (SELECT COALESCE(sum(amount), 0)::int FROM ${Prisma.raw(outcome.status === 'succeeded' ? 'settled' : 'released')}) AS credits,
-           pg_notify(${renderFinishedChannel}, ${finishNotice}) IS NOT NULL AS notified,
+           -- the job's id, then (when it fits the 8,000 bytes a notice may carry) the finished row as
+           -- JSON, so a request waiting for the job answers without reading it (renderJobFromNotice)
+           pg_notify(${renderFinishedChannel}, CASE WHEN octet_length(finished.json) < 7900 THEN job.id || ' ' || finished.json ELSE job.id END) IS NOT NULL AS notified,
            CASE WHEN EXISTS (${listeningWebhooks(Prisma.sql`job.account_id`, type)})
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
                 THEN (SELECT 1 FROM ${drain}) END AS drained
-      FROM job`,
+      FROM job, LATERAL (SELECT row_to_json(job)::text AS json) finished`,
   );
   const [row] = finished;
   if (row) countFinish(row, outcome, now);
   return row !== undefined;
 }
-
-/**
- * The finish's notice: the job's id, then (when it fits the 8,000 bytes a notice may carry) a
- * space and the finished row as JSON, so a request waiting for the job answers without reading
- * it again (renderJobFromNotice).
- */
-const finishNotice = Prisma.sql`CASE WHEN octet_length(row_to_json(job)::text) < 7900 THEN job.id || ' ' || row_to_json(job)::text ELSE job.id END`;
 
 interface FinishedRow {
   account_id: string;
