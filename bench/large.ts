@@ -4,7 +4,7 @@
 // each process, and the peak resident memory of each process while the renders ran.
 import { type Fixture, largeFixtures } from './fixtures.ts';
 import { rawRenderer } from './raw.ts';
-import { perRender, processTree, rssMib } from './processes.ts';
+import { machineBusyMs, perRender, processTree, rssMib } from './processes.ts';
 import { percentile } from './stats.ts';
 
 /** Renders per side and fixture (after one warm-up render); BENCH_LARGE_RUNS. */
@@ -26,31 +26,37 @@ export interface MeasuredService {
   cpu: () => Record<string, number>;
 }
 
-/** The highest value each part reached while `work` ran, sampled every 100 ms. */
-async function peaks(sample: () => Record<string, number>, work: () => Promise<void>): Promise<Record<string, number>> {
-  const highest: Record<string, number> = {};
+/** `work`'s time in ms; `highest` keeps the highest value each part reached while it ran, sampled every 100 ms. */
+async function timed(sample: () => Record<string, number>, highest: Record<string, number>, work: () => Promise<void>): Promise<number> {
   const take = () => {
     for (const [part, value] of Object.entries(sample())) highest[part] = Math.max(highest[part] ?? 0, value);
   };
   take();
   const timer = setInterval(take, sampleEveryMs);
+  const started = performance.now();
   try {
     await work();
   } finally {
     clearInterval(timer);
   }
+  const ms = performance.now() - started;
   take();
-  return highest;
+  return ms;
 }
 
-async function timedRuns(render: () => Promise<void>): Promise<number[]> {
-  const times: number[] = [];
-  for (let index = 0; index < runs; index++) {
-    const started = performance.now();
-    await render();
-    times.push(performance.now() - started);
+/**
+ * Waits (at most 10 s) until the machine is quiet: a large document's render leaves work behind
+ * it (its document torn down, its file written out), which would otherwise fall on the other
+ * side's turn. The CPU figures are taken after it, so that work counts for the side that left it.
+ */
+async function settle(): Promise<void> {
+  const window = 250;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+    const before = machineBusyMs();
+    await new Promise((resolve) => setTimeout(resolve, window));
+    // under a tenth of one core busy
+    if (machineBusyMs() - before < window / 10) return;
   }
-  return times.sort((a, b) => a - b);
 }
 
 const figures = (values: Record<string, number>, digits: number) =>
@@ -59,30 +65,38 @@ const figures = (values: Record<string, number>, digits: number) =>
     .join(', ');
 
 export async function largeCell(service: MeasuredService): Promise<LargeResult> {
-  console.log(`Large documents: ${runs} renders each at concurrency 1 after one warm-up; median ms per render, CPU ms per render, peak RSS MiB while rendering.`);
+  console.log(`Large documents: ${runs} renders each at concurrency 1 after one warm-up, raw and svc in turns; median ms per render, CPU ms per render, peak RSS MiB while rendering.`);
   const raw = await rawRenderer(1, 'warm');
   let tableSvcOverRaw = Number.NaN;
   try {
     const rawMemory = () => ({ browser: rssMib(processTree([raw.pid])), client: process.memoryUsage.rss() / 1024 / 1024 });
     for (const fixture of largeFixtures) {
       await raw.render(fixture);
-      let rawTimes: number[] = [];
-      const rawCpuBefore = raw.cpu();
-      const clientBefore = process.cpuUsage();
-      const rawPeaks = await peaks(rawMemory, async () => {
-        rawTimes = await timedRuns(() => raw.render(fixture));
-      });
-      const client = process.cpuUsage(clientBefore);
-      const rawCpu = { browser: (raw.cpu() - rawCpuBefore) / runs, client: (client.user + client.system) / 1000 / runs };
-
       await service.render(fixture);
-      let svcTimes: number[] = [];
-      const svcCpuBefore = service.cpu();
-      const svcPeaks = await peaks(service.memory, async () => {
-        svcTimes = await timedRuns(() => service.render(fixture));
-      });
-      const svcCpuAfter = service.cpu();
-      const svcCpu = perRender(svcCpuBefore, svcCpuAfter, runs);
+      await settle();
+      // in turns, one render each, so a change of the machine's speed moves both sides alike
+      const rawTimes: number[] = [];
+      const svcTimes: number[] = [];
+      const rawPeaks: Record<string, number> = {};
+      const svcPeaks: Record<string, number> = {};
+      const rawCpu = { browser: 0, client: 0 };
+      const svcCpu: Record<string, number> = {};
+      for (let index = 0; index < runs; index++) {
+        const rawCpuBefore = raw.cpu();
+        const clientBefore = process.cpuUsage();
+        rawTimes.push(await timed(rawMemory, rawPeaks, () => raw.render(fixture)));
+        await settle();
+        const client = process.cpuUsage(clientBefore);
+        rawCpu.browser += (raw.cpu() - rawCpuBefore) / runs;
+        rawCpu.client += (client.user + client.system) / 1000 / runs;
+
+        const svcCpuBefore = service.cpu();
+        svcTimes.push(await timed(service.memory, svcPeaks, () => service.render(fixture)));
+        await settle();
+        for (const [part, ms] of Object.entries(perRender(svcCpuBefore, service.cpu(), runs))) svcCpu[part] = (svcCpu[part] ?? 0) + ms;
+      }
+      rawTimes.sort((x, y) => x - y);
+      svcTimes.sort((x, y) => x - y);
 
       const rawMedian = percentile(rawTimes, 0.5);
       const svcMedian = percentile(svcTimes, 0.5);
