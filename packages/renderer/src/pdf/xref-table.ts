@@ -2,7 +2,8 @@
 // starts, and the trailer after it. Chromium, and pdf-lib without object streams, write the
 // table as subsections of fixed 20-byte entries, so it is read by position and digit, not by
 // pattern: the 3,843 entries of a tagged ten-page table are read in about 0.2 ms, where a
-// pattern per line took about 1 ms. Anything else (a cross-reference stream, an entry of another width) is null.
+// pattern per line took about 1 ms. Anything else (a cross-reference stream, an entry of
+// another width) is null.
 
 export interface Reference {
   number: number;
