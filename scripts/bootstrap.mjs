@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildService, serviceBundles } from './build-service.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampDir = join(root, '.setup');
@@ -69,9 +70,13 @@ function step(name, inputs, action) {
   const stampFile = join(stampDir, name);
   const current = fingerprint(inputs);
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === current) return;
-  action();
-  mkdirSync(stampDir, { recursive: true });
-  writeFileSync(stampFile, current);
+  const stamp = () => {
+    mkdirSync(stampDir, { recursive: true });
+    writeFileSync(stampFile, current);
+  };
+  // an action may be asynchronous: the stamp is written once it has finished
+  const result = action();
+  return result instanceof Promise ? result.then(stamp) : stamp();
 }
 
 function ensurePnpm() {
@@ -141,6 +146,16 @@ function ensurePrismaClient() {
       // generate never runs the schema engine; the variable stops Prisma from looking for a download
       env: { PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
     });
+  });
+}
+
+/** The web and worker processes' JavaScript builds (build-service.mjs). */
+function ensureServiceBuild() {
+  if (!serviceBundles.every(({ output }) => existsSync(join(root, output)))) rmStamp('service-build');
+  const inputs = ['apps/web/src', 'apps/worker/src', 'packages', 'prisma/schema.prisma', 'pnpm-lock.yaml', 'scripts/build-service.mjs'];
+  return step('service-build', inputs, async () => {
+    log('building the web and worker processes');
+    await buildService(root);
   });
 }
 
@@ -282,11 +297,13 @@ switch (command) {
   case 'start':
     ensureSystemPackages();
     ensureWebBuild();
+    await ensureServiceBuild();
     serve('scripts/serve.ts', rest, { NODE_ENV: 'production' });
     break;
   case 'test':
     ensureSystemPackages();
     ensureWebBuild();
+    await ensureServiceBuild();
     log('type-checking the workspace');
     run(pnpmBin, ['exec', 'tsc', '-p', '.', '--noEmit']);
     runTests(rest);
@@ -297,11 +314,13 @@ switch (command) {
   case 'bench':
     ensureSystemPackages();
     ensureWebBuild();
+    await ensureServiceBuild();
     exec(['exec', 'tsx', 'bench/run.ts', ...rest], { NODE_ENV: 'production' });
     break;
   case 'soak':
     ensureSystemPackages();
     ensureWebBuild();
+    await ensureServiceBuild();
     exec(['exec', 'tsx', 'bench/soak/run.ts', ...rest], { NODE_ENV: 'production' });
     break;
   default:

@@ -3,7 +3,7 @@ const config = {
   transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db', '@svc/rules'],
   // Native and wasm-backed packages load from node_modules at run time. @svc/templating starts
   // its sandbox worker threads from its own files, so it stays a package on disk too (the web
-  // process runs under the tsx loader, which loads its TypeScript).
+  // process resolves it to its build through the `svc-compiled` condition: scripts/build-service.mjs).
   serverExternalPackages: [
     '@svc/templating',
     'pg',
