@@ -3,7 +3,6 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { Logger, runMigrations as runWorkerMigrations } from 'graphile-worker';
 
 export const migrationsDir = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 const migrationsTable = '_svc_migrations';
@@ -51,7 +50,10 @@ export async function migrate(url: string): Promise<MigrationResult> {
       }
       applied.push(migration.name);
     }
-    await runWorkerMigrations({ connectionString: url, logger: silentWorkerLogger() });
+    // loaded here: a process that only checks for pending migrations never holds the library
+    const { Logger, runMigrations: runWorkerMigrations } = await import('graphile-worker');
+    // graphile-worker logs each step of its own migrations; the service reports its own summary
+    await runWorkerMigrations({ connectionString: url, logger: new Logger(() => () => {}) });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [migrationLockKey]).catch(() => {});
     await client.end();
@@ -85,6 +87,3 @@ async function listMigrations() {
     }),
   );
 }
-
-// graphile-worker logs each step of its own migrations; the service reports its own summary.
-const silentWorkerLogger = () => new Logger(() => () => {});

@@ -6,7 +6,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasUnsafeText } from '@svc/contracts';
-import * as fontkit from 'fontkit';
 import { DomainError } from '../shared/errors.ts';
 
 /**
@@ -46,6 +45,7 @@ export async function verifyFont(bytes: Uint8Array, options: VerifyFontOptions =
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (input.length < 48 || !input.subarray(0, 4).equals(woff2Signature)) throw new DomainError('brand_asset_type_unsupported');
   const sanitised = await sanitise(input, options.timeoutMs ?? fontSanitizeTimeoutMs);
+  const fontkit = await import('fontkit');
   let glyphCount: number;
   let family: string | null;
   try {

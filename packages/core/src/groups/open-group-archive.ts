@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import type { GroupKind } from '@svc/db';
-import yazl from 'yazl';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
 import { archiveLinkTokens, readLinkToken } from '../shared/link-token.ts';
@@ -37,6 +36,7 @@ export async function openGroupArchive(ctx: ServiceContext, kind: GroupKind, tok
 
   // a fixed time makes the same group's archive the same bytes on every download
   const mtime = view.group.createdAt;
+  const { default: yazl } = await import('yazl');
   const zip = new yazl.ZipFile();
   for (const file of files) {
     zip.addReadStreamLazy(file.name, { mtime, compress: false, ...(file.size !== null ? { size: file.size } : {}) }, (callback) => {

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal } from '../auth/principal.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
@@ -76,6 +75,7 @@ async function renderSnapshot(ctx: ServiceContext, accountId: string, html: stri
 
 /** The second image faded to a quarter, with changed pixels in solid red. */
 export async function differencePicture(first: Buffer, second: Buffer, width: number, height: number): Promise<{ difference: Buffer; changedShare: number }> {
+  const { default: sharp } = await import('sharp');
   const raw = (image: Buffer) => sharp(image).resize(width, height, { fit: 'fill' }).removeAlpha().raw().toBuffer();
   const [a, b] = await Promise.all([raw(first), raw(second)]);
   const out = Buffer.alloc(a.length);

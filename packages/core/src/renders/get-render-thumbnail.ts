@@ -1,5 +1,4 @@
 import { renderKindOf } from '@svc/contracts';
-import sharp from 'sharp';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import { findOwnedRender } from './get-render.ts';
@@ -36,6 +35,7 @@ export async function getRenderThumbnail(ctx: ServiceContext, { accountId, jobId
   const stored = await ctx.storage.open(key);
   if (!stored) throw notFound();
   if (kind === 'pdf') return { bytes: await readAll(stored.stream), mediaType: 'image/webp' };
+  const { default: sharp } = await import('sharp');
   const resize = sharp({ limitInputPixels: maxInputPixels })
     .resize({ width: thumbnailEdge, height: thumbnailEdge, fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 70 });

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { ObjectStorage, StoredObject } from '../ports/object-storage.ts';
 import { checkStorageKey } from './storage-key.ts';
 
@@ -16,26 +16,30 @@ export interface S3StorageOptions {
 
 /**
  * Objects in an S3-compatible store: what lets web and worker processes run on different
- * machines. A PUT replaces an object whole, so readers never see part of one.
+ * machines. A PUT replaces an object whole, so readers never see part of one. The SDK loads
+ * when a store is made: a process with files on a local disk never holds it.
  */
 export class S3Storage implements ObjectStorage {
-  readonly #client: S3Client;
+  readonly #client: Promise<{ sdk: typeof import('@aws-sdk/client-s3'); client: S3Client }>;
   readonly #bucket: string;
   readonly #prefix: string;
 
   constructor(options: S3StorageOptions) {
     this.#bucket = options.bucket;
     this.#prefix = options.prefix ? `${options.prefix.replace(/^\/+|\/+$/g, '')}/` : '';
-    this.#client = new S3Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      credentials: options.credentials,
-      // bucket-in-hostname needs wildcard DNS that self-hosted stores rarely have
-      forcePathStyle: true,
-      // the SDK's default CRC32 trailers are refused by several non-AWS stores
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    this.#client = import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: options.region,
+        endpoint: options.endpoint,
+        credentials: options.credentials,
+        // bucket-in-hostname needs wildcard DNS that self-hosted stores rarely have
+        forcePathStyle: true,
+        // the SDK's default CRC32 trailers are refused by several non-AWS stores
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      }),
+    }));
   }
 
   #key(key: string): string {
@@ -43,12 +47,14 @@ export class S3Storage implements ObjectStorage {
   }
 
   async put(key: string, bytes: Uint8Array, options: { contentType?: string } = {}): Promise<void> {
-    await this.#client.send(new PutObjectCommand({ Bucket: this.#bucket, Key: this.#key(key), Body: bytes, ContentType: options.contentType }));
+    const { sdk, client } = await this.#client;
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.#bucket, Key: this.#key(key), Body: bytes, ContentType: options.contentType }));
   }
 
   async open(key: string): Promise<StoredObject | null> {
     try {
-      const answer = await this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
+      const { sdk, client } = await this.#client;
+      const answer = await client.send(new sdk.GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
       // in Node the body is the response's own stream
       return { stream: answer.Body as Readable, byteSize: answer.ContentLength ?? 0 };
     } catch (error) {
@@ -59,7 +65,8 @@ export class S3Storage implements ObjectStorage {
 
   async remove(key: string): Promise<void> {
     try {
-      await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
+      const { sdk, client } = await this.#client;
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
     } catch (error) {
       // S3 answers 204 for a missing object; some compatible stores answer 404
       if (!isMissing(error)) throw error;
@@ -68,7 +75,8 @@ export class S3Storage implements ObjectStorage {
 
   async exists(key: string): Promise<boolean> {
     try {
-      await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
+      const { sdk, client } = await this.#client;
+      await client.send(new sdk.HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(key) }));
       return true;
     } catch (error) {
       if (isMissing(error)) return false;
@@ -78,7 +86,7 @@ export class S3Storage implements ObjectStorage {
 
   /** Closes the client's kept-alive connections. */
   close(): void {
-    this.#client.destroy();
+    void this.#client.then(({ client }) => client.destroy());
   }
 }
 

@@ -1,10 +1,15 @@
 import { createHash, createHmac } from 'node:crypto';
-import { type Challenge, createChallenge, randomInt, type Solution, verifySolution } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type { Challenge, Solution } from 'altcha-lib';
 import type { DbOrTx } from '@svc/db';
 import { signingSecret } from '../settings/signing-secret.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
+
+/** The library, loaded with the first challenge: a process that never issues one never holds it. */
+async function altcha() {
+  const [library, { deriveKey }] = await Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/pbkdf2')]);
+  return { ...library, deriveKey };
+}
 
 /** A challenge is good for ten minutes after it is issued. */
 export const captchaLifetimeMs = 10 * 60_000;
@@ -28,6 +33,7 @@ async function captchaKeys(ctx: ServiceContext) {
 
 /** A fresh proof-of-work challenge, signed and with its expiry inside. */
 export async function createCaptchaChallenge(ctx: ServiceContext): Promise<Challenge> {
+  const { createChallenge, deriveKey, randomInt } = await altcha();
   return createChallenge({
     algorithm,
     cost: captchaCost,
@@ -48,6 +54,7 @@ export async function redeemCaptcha(ctx: ServiceContext, db: DbOrTx, token: stri
   if (!payload) throw new DomainError('captcha_rejected');
   const expiresAt = payload.challenge.parameters.expiresAt;
   if (typeof expiresAt !== 'number' || expiresAt * 1000 <= ctx.clock().getTime()) throw new DomainError('captcha_rejected');
+  const { deriveKey, verifySolution } = await altcha();
   const result = await verifySolution({ challenge: payload.challenge, solution: payload.solution, deriveKey, ...(await captchaKeys(ctx)) }).catch(
     () => null,
   );
