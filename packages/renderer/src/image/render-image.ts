@@ -36,7 +36,9 @@ export async function captureImage(page: Page, image: EffectiveImageOptions, pag
   } else {
     options.captureBeyondViewport = false;
   }
-  const bytes = Buffer.from(await page.screenshot(options));
+  const shot = await page.screenshot(options);
+  // the screenshot's own bytes, seen as a Buffer (not copied)
+  const bytes = Buffer.from(shot.buffer, shot.byteOffset, shot.byteLength);
   await checkImage(bytes, image);
   return bytes;
 }
