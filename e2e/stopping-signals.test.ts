@@ -42,7 +42,7 @@ describe.concurrent('stopping npm start', () => {
     try {
       const started = runningProcesses(service);
       const serve = serveOf(service);
-      const webAndWorker = started.filter((proc) => /apps\/(web|worker)\/src/.test(proc.args));
+      const webAndWorker = started.filter((proc) => /apps\/(web|worker)\/dist\//.test(proc.args));
       expect(webAndWorker).toHaveLength(2);
       const database = started.find((proc) => proc.args.includes('postgres') && proc.args.includes(String(service.pgPort)))!;
       process.kill(serve.pid, 'SIGKILL');
