@@ -8,6 +8,7 @@ import { migrate, resolveDatabase, withDatabase } from '@svc/db/admin';
 import { cloneTemplate, createTemplateDatabase, dropStaleTestDatabases, startTestRun, testDatabaseName } from '@svc/db/testing';
 import type { TestProject } from 'vitest/node';
 import { startSmtpServer } from './smtp.ts';
+import { buildService } from '../../scripts/build-service.mjs';
 import { serviceNodeArgs } from '../../scripts/service-process.ts';
 
 declare module 'vitest' {
@@ -39,6 +40,9 @@ export async function freePort(): Promise<number> {
 }
 
 export default async function setup(project: TestProject) {
+  // the processes the tests start run from their builds: made again from the sources as they
+  // are now (under a second), so a run of vitest alone never tests an older build
+  await buildService(root);
   const database = await resolveDatabase({
     url: process.env.DATABASE_URL,
     dataDir: `${root}/.data/test`,
