@@ -9,15 +9,17 @@
 // it external, and the web process must hold one instance of it, one sandbox pool.
 import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 
 export const compiledCondition = 'svc-compiled';
 
 /** The bundles: entry and output, relative to the repository's root. */
+const templatingBundle = { entry: 'packages/templating/src/index.ts', output: 'packages/templating/dist/index.mjs' };
 export const serviceBundles = [
   { entry: 'apps/web/src/server.ts', output: 'apps/web/dist/server.mjs' },
   { entry: 'apps/worker/src/main.ts', output: 'apps/worker/dist/main.mjs' },
-  { entry: 'packages/templating/src/index.ts', output: 'packages/templating/dist/index.mjs' },
+  templatingBundle,
 ];
 
 /**
@@ -64,10 +66,12 @@ function sourceLocations(root, entry, output) {
   };
 }
 
-/** Builds every bundle under `root`. */
-export async function buildService(root) {
+/** Builds every bundle under `checkout`. */
+export async function buildService(checkout) {
   // loaded here: the set-up imports this module before the dependencies are installed
   const { build } = await import('esbuild');
+  // the paths esbuild hands the plugins are real paths, whatever way the checkout was reached
+  const root = realpathSync(checkout);
   const bundle = ({ entry, output }) =>
     build({
       absWorkingDir: root,
@@ -84,7 +88,6 @@ export async function buildService(root) {
       plugins: [externalPackages(root, output), sourceLocations(root, entry, output)],
     });
   // @svc/templating first: the others import its build
-  const [templating, ...processes] = [...serviceBundles].reverse();
-  await bundle(templating);
-  await Promise.all(processes.map(bundle));
+  await bundle(templatingBundle);
+  await Promise.all(serviceBundles.filter((candidate) => candidate !== templatingBundle).map(bundle));
 }
