@@ -303,7 +303,7 @@ switch (command) {
   case 'test':
     ensureSystemPackages();
     ensureWebBuild();
-    await ensureServiceBuild();
+    // the web and worker builds are made by the suite's global setup (e2e/support/global-setup.ts)
     log('type-checking the workspace');
     run(pnpmBin, ['exec', 'tsc', '-p', '.', '--noEmit']);
     runTests(rest);

@@ -1,6 +1,7 @@
 // How the web and worker processes start, wherever they are started (`npm start`, the bench, the
-// suite): from their JavaScript builds (scripts/build-service.mjs; the set-up builds them
-// before any of these runs), with settings that keep them light.
+// suite): from their JavaScript builds (scripts/build-service.mjs; the set-up of `npm start`
+// and the bench, and the suite's global setup, build them first), with settings that keep
+// them light.
 //
 // - No TypeScript loader: on Node 20 a loader's hooks run on a thread with its own V8 isolate,
 //   some 39 MiB of RSS per process. Node's source maps stay off as well (a loader turns them on
@@ -19,6 +20,6 @@ export function serviceNodeArgs(source: string): string[] {
   const bundle = serviceBundles.find((candidate) => candidate.entry === source);
   if (!bundle) throw new Error(`${source} is not one of the service's processes`);
   const script = `${root}${bundle.output}`;
-  if (!existsSync(script)) throw new Error(`${bundle.output} is not built: npm start, npm test and npm run bench build it`);
+  if (!existsSync(script)) throw new Error(`${bundle.output} is not built: npm start, npm run bench and the suite's global setup build it`);
   return ['--max-semi-space-size=2', `--conditions=${compiledCondition}`, script];
 }
