@@ -112,7 +112,7 @@ export class Renderer implements RenderEngine {
       const captured = await inSandbox(
         this.#pool,
         this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, scale: 1, fonts: 'page' }),
-        (page) => found.time('capture_ms', () => captureImage(page, input.image, input.pages)),
+        (page, session) => found.time('capture_ms', () => captureImage(page, session, input.image, input.pages)),
       );
       const bytes = input.provenance ? stampImage(captured, input.image.format, input.image, input.provenance) : captured;
       await found.complete();

@@ -4,7 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserInstance } from '../src/browser/browser-instance.ts';
-import { DevToolsPipeReader, printToPdf } from '../src/browser/devtools-pipe.ts';
+import { captureScreenshot, DevToolsPipeReader, printToPdf } from '../src/browser/devtools-pipe.ts';
 import { DEFAULT_CHROMIUM_PATH } from '../src/browser/launch-flags.ts';
 
 /** The messages a NUL-framing reader (as puppeteer's is) gets from the stream's data events. */
@@ -87,6 +87,34 @@ describe('the DevTools pipe reader', () => {
       const pages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type \/Page\b/g)?.length;
       expect(pages(printed)).toBe(pages(reference));
       expect(pages(printed)).toBeGreaterThan(20);
+    });
+
+    it('gives a screenshot whole to the caller while puppeteer gets a short answer', async () => {
+      const pipe = instance.browser.process()?.stdio[4];
+      let longest = 0;
+      pipe?.on('data', (chunk: Buffer) => (longest = Math.max(longest, chunk.length)));
+      const context = await instance.browser.createBrowserContext();
+      const page = await context.newPage();
+      await page.setViewport({ width: 640, height: 480 });
+      // noise does not compress: a PNG of several hundred kilobytes
+      await page.setContent(`<canvas width="640" height="480"></canvas><script>
+        const c = document.querySelector('canvas').getContext('2d'); const d = c.createImageData(640, 480);
+        let x = 2463534242; for (let i = 0; i < d.data.length; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; d.data[i] = i % 4 === 3 ? 255 : x & 255; }
+        c.putImageData(d, 0, 0);</script><style>body{margin:0}</style>`);
+      const session = await page.createCDPSession();
+
+      longest = 0;
+      const shot = await captureScreenshot(page, session, { format: 'png', fromSurface: true, captureBeyondViewport: false });
+      const shortAnswer = longest;
+      longest = 0;
+      const { data } = await session.send('Page.captureScreenshot', { format: 'png', fromSurface: true, captureBeyondViewport: false });
+      const reference = Buffer.from(data, 'base64');
+      await context.close();
+
+      expect(shot.length).toBeGreaterThan(200_000);
+      expect(longest).toBeGreaterThan(shot.length);
+      expect(shortAnswer).toBeLessThan(1_000);
+      expect(shot.equals(reference)).toBe(true);
     });
   });
 });

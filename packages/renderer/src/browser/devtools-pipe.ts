@@ -43,7 +43,8 @@ interface Expectation {
 }
 
 /**
- * Chromium answers Page.printToPDF with the whole file in base64 inside one JSON message.
+ * Chromium answers Page.printToPDF and Page.captureScreenshot with the whole file in base64
+ * inside one JSON message.
  * Handed to puppeteer, a file of some hundred kilobytes becomes a string of the message's size
  * and then, from JSON.parse, a string of the data's size; V8 allocates what JSON.parse makes of
  * a message that large straight in the old generation, so every such render costs the process
@@ -129,11 +130,26 @@ export function readThroughPipeReader(browser: Browser, read: Readable): void {
 }
 
 /** Page.printToPDF on the page's session, the file in the answer; the file's bytes. */
-export async function printToPdf(page: Page, session: CDPSession, params: Protocol.Page.PrintToPDFRequest): Promise<Buffer> {
+export function printToPdf(page: Page, session: CDPSession, params: Protocol.Page.PrintToPDFRequest): Promise<Buffer> {
+  return fileAnswer(page, session, 'Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
+}
+
+/** Page.captureScreenshot on the page's session; the image's bytes. */
+export function captureScreenshot(page: Page, session: CDPSession, params: Protocol.Page.CaptureScreenshotRequest): Promise<Buffer> {
+  return fileAnswer(page, session, 'Page.captureScreenshot', params);
+}
+
+/** A command whose answer is `{ data }`, a file in base64, sent so the pipe's reader takes the file (see DevToolsPipeReader). */
+async function fileAnswer(
+  page: Page,
+  session: CDPSession,
+  method: 'Page.printToPDF' | 'Page.captureScreenshot',
+  params: Protocol.Page.PrintToPDFRequest | Protocol.Page.CaptureScreenshotRequest,
+): Promise<Buffer> {
   const reader = readers.get(page.browser());
   const expectation = reader?.expect(session.id());
   try {
-    const { data } = await session.send('Page.printToPDF', { ...params, transferMode: 'ReturnAsBase64' });
+    const { data } = (await session.send(method, params)) as { data: string };
     return expectation?.bytes ?? Buffer.from(data, 'base64');
   } finally {
     if (expectation) reader?.forget(session.id(), expectation);

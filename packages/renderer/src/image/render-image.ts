@@ -1,8 +1,9 @@
 // Image capture of a loaded sandbox page: exactly width x height pixels (the viewport is the
 // image, at device scale factor 1), encoded by Chromium and checked with sharp.
-import type { Page, ScreenshotOptions } from 'puppeteer-core';
+import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import sharp from 'sharp';
 import { type EffectiveImageOptions, RenderError } from '@svc/contracts';
+import { captureScreenshot } from '../browser/devtools-pipe.ts';
 import { locateCanvasPage } from '../canvas/select-canvas-pages.ts';
 
 const DEFAULT_QUALITY = 80;
@@ -20,27 +21,32 @@ export function prepareImage(image: EffectiveImageOptions, pages: readonly strin
   if (pages && pages.length > 1) throw new RenderError('invalid_input', 'too_many_pages', 'an image shows at most one canvas page');
 }
 
-export async function captureImage(page: Page, image: EffectiveImageOptions, pages: readonly string[] | undefined): Promise<Buffer> {
-  const options: ScreenshotOptions = {
-    type: image.format,
-    omitBackground: image.transparent === true && image.format !== 'jpeg',
-    optimizeForSpeed: false,
-  };
-  if (image.format !== 'png') options.quality = image.quality ?? DEFAULT_QUALITY;
+/**
+ * What puppeteer's page.screenshot sends for these options (no viewport change, no scroll:
+ * the viewport is the image), sent on the sandbox's own session so that the image's bytes come
+ * straight from the DevTools pipe (devtools-pipe.ts) rather than through a parse of the answer.
+ */
+export async function captureImage(page: Page, session: CDPSession, image: EffectiveImageOptions, pages: readonly string[] | undefined): Promise<Buffer> {
+  const params: Protocol.Page.CaptureScreenshotRequest = { format: image.format, optimizeForSpeed: false, fromSurface: true, captureBeyondViewport: false };
+  if (image.format !== 'png') params.quality = image.quality ?? DEFAULT_QUALITY;
   const pageId = pages?.[0];
   if (pageId !== undefined) {
     // the canvas page's own region, from its top-left corner, at the requested size
     const origin = await locateCanvasPage(page, pageId);
-    options.clip = { x: origin.x, y: origin.y, width: image.width, height: image.height };
-    options.captureBeyondViewport = true;
-  } else {
-    options.captureBeyondViewport = false;
+    const x = Math.round(origin.x);
+    const y = Math.round(origin.y);
+    params.clip = { x, y, width: Math.round(image.width + origin.x - x), height: Math.round(image.height + origin.y - y), scale: 1 };
+    params.captureBeyondViewport = true;
   }
-  const shot = await page.screenshot(options);
-  // the screenshot's own bytes, seen as a Buffer (not copied)
-  const bytes = Buffer.from(shot.buffer, shot.byteOffset, shot.byteLength);
-  await checkImage(bytes, image);
-  return bytes;
+  const transparent = image.transparent === true && image.format !== 'jpeg';
+  if (transparent) await session.send('Emulation.setDefaultBackgroundColorOverride', { color: { r: 0, g: 0, b: 0, a: 0 } });
+  try {
+    const bytes = await captureScreenshot(page, session, params);
+    await checkImage(bytes, image);
+    return bytes;
+  } finally {
+    if (transparent) await session.send('Emulation.setDefaultBackgroundColorOverride', {}).catch(() => undefined);
+  }
 }
 
 /** The artifact contract is exact: wrong pixels or format would be a silent defect. */
