@@ -12,7 +12,7 @@ import type {
   RenderOutput,
   RenderPdfInput,
 } from '@svc/contracts';
-import { inSandbox, prepareSandbox, resetSandbox, type SandboxOptions } from './browser/sandbox.ts';
+import { inSandbox, prepareSandbox, resetSandbox, tidySandbox, type SandboxOptions } from './browser/sandbox.ts';
 import type { PageInspection } from './report/inspect-page.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { BrowserPool } from './browser/browser-pool.ts';
@@ -73,6 +73,7 @@ export class Renderer implements RenderEngine {
       launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,
       prepare: (browser) => prepareSandbox(browser, logger),
       reset: resetSandbox,
+      tidy: tidySandbox,
       warm: {
         size: options.warmSandboxes ?? defaultWarmSandboxes(),
         maxJobs: options.warmSandboxJobs ?? DEFAULTS.warmSandboxJobs,

@@ -164,6 +164,28 @@ describe('an account reuses its warm sandbox, and nothing of one job reaches the
     expect(off).not.toContain('SCRIPT-RAN');
   });
 
+  test("a warm sandbox left idle empties its last document: what that document still animated stops", async () => {
+    // a page that keeps its renderer busy while it is shown: a large box whose colour animates forever
+    const animated = `<style>@keyframes pulse { from { background: #123 } to { background: #fed } }
+      div { width: 1200px; height: 700px; filter: blur(12px); animation: pulse 0.05s infinite alternate; }</style><p>ANIMATED</p>${'<div></div>'.repeat(2)}`;
+    expect(await text(job('account-idle', animated, 'disabled'))).toContain('ANIMATED');
+    const busySince = (pids: number[], before: Map<number, number>) => pids.reduce((sum, pid) => sum + cpuTicks(pid) - (before.get(pid) ?? cpuTicks(pid)), 0);
+    const spent = async (ms: number) => {
+      const pids = rendererProcesses();
+      const before = new Map(pids.map((pid) => [pid, cpuTicks(pid)]));
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return busySince(pids, before);
+    };
+    const right = await spent(1_000);
+    // the sandbox is tidied after two idle seconds; the reading after that, well clear of it
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const later = await spent(1_000);
+    expect(right).toBeGreaterThan(later + 10);
+    expect(later).toBeLessThan(3);
+    // the account's next job finds the sandbox ready
+    expect(await text(job('account-idle', '<p>NEXT</p>', 'disabled'))).toContain('NEXT');
+  }, 30_000);
+
   test('one busy account keeps the same renderer process over 500 jobs: the reset starts none', async () => {
     const first = await processOf(job('account-busy', '<p>first</p>'));
     const processes = rendererProcesses();

@@ -39,6 +39,11 @@ export interface SandboxStockOptions {
    * false (or a throw) means it cannot be reset and is closed.
    */
   reset: (prepared: Prepared) => Promise<boolean>;
+  /**
+   * What a reset may leave to do while the sandbox stays idle (the last job's document
+   * emptied), run once it has been idle for a moment; false (or a throw) closes it.
+   */
+  tidy?: (prepared: Prepared) => Promise<boolean>;
   warm: WarmLimits;
   logger: RendererLogger;
 }
@@ -51,6 +56,10 @@ export interface Sandbox {
   jobs: number;
   /** when the sandbox was opened (ms, process clock) */
   openedAt: number;
+  /** while it waits in the stock: when it will be tidied */
+  tidyTimer?: NodeJS.Timeout;
+  /** while it is being tidied: whether that went well */
+  tidying?: Promise<boolean>;
 }
 
 /** A reset that takes longer than this counts as failed: the sandbox is closed instead. */
@@ -58,6 +67,12 @@ const RESET_MS = 2_000;
 
 /** A context that does not close in this time belongs to a wedged browser, which is replaced. */
 const CONTEXT_CLOSE_MS = 5_000;
+
+/**
+ * A warm sandbox idle this long is tidied. The account's next job often comes sooner, and a
+ * sandbox evicted first is closed as it is: neither needs the tidying.
+ */
+const TIDY_AFTER_MS = 2_000;
 
 /** A spare made ready earlier must answer a protocol round trip in this time to be handed out. */
 const LIVENESS_MS = 1_000;
@@ -94,7 +109,8 @@ export class SandboxStock {
   async take(tenant: string): Promise<Sandbox> {
     await this.#resetting.get(tenant);
     for (let warm = this.#warm.take(tenant); warm; warm = this.#warm.take(tenant)) {
-      if (usable(warm)) return this.#claim(warm);
+      clearTimeout(warm.tidyTimer);
+      if ((await (warm.tidying ?? true)) && usable(warm)) return this.#claim(warm);
       void this.#dispose(warm);
     }
     while (this.#spares.length > 0) {
@@ -120,18 +136,14 @@ export class SandboxStock {
     sandbox.jobs += 1;
     let kept = false;
     if (succeeded && !this.#closed && instance.alive && !instance.retiring && this.#warm.mayServeAgain(sandbox, performance.now())) {
-      let timer: NodeJS.Timeout | undefined;
-      const resetting = Promise.race([
-        this.#options.reset(prepared).catch(() => false),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), RESET_MS))),
-      ]);
+      const resetting = withDeadline(this.#options.reset(prepared), RESET_MS);
       this.#resetting.set(tenant, resetting);
       try {
         const reset = await resetting;
-        clearTimeout(timer);
         if (!reset) this.#options.logger.info('sandbox discarded', { pid: instance.pid, reason: 'it could not be reset' });
         else if (!this.#closed && instance.alive && !instance.retiring) {
           for (const evicted of this.#warm.put(tenant, sandbox)) void this.#dispose(evicted);
+          this.#tidyLater(sandbox);
           kept = true;
         }
       } finally {
@@ -189,6 +201,22 @@ export class SandboxStock {
     await Promise.allSettled(idle.map((sandbox) => this.#dispose(sandbox)));
   }
 
+  /** Tidies a kept sandbox once it has stayed idle for TIDY_AFTER_MS; one that fails it is closed. */
+  #tidyLater(sandbox: Sandbox): void {
+    const { tidy } = this.#options;
+    if (!tidy) return;
+    sandbox.tidying = undefined;
+    sandbox.tidyTimer = setTimeout(() => {
+      sandbox.tidying = withDeadline(tidy(sandbox.prepared), RESET_MS).then((tidied) => {
+        if (!tidied && this.#warm.removeWhere((candidate) => candidate === sandbox).length > 0) {
+          this.#options.logger.info('sandbox discarded', { pid: sandbox.instance.pid, reason: 'it could not be tidied' });
+          void this.#dispose(sandbox);
+        }
+        return tidied;
+      });
+    }, TIDY_AFTER_MS).unref();
+  }
+
   #claim(sandbox: Sandbox): Sandbox {
     this.#browsers.claim(sandbox.instance);
     return sandbox;
@@ -208,6 +236,7 @@ export class SandboxStock {
   }
 
   async #dispose(sandbox: Sandbox): Promise<void> {
+    clearTimeout(sandbox.tidyTimer);
     await this.#closeContext(sandbox.prepared.context, sandbox.instance).catch(() => undefined);
     await sandbox.prepared.dispose().catch(() => undefined);
   }
@@ -229,6 +258,14 @@ export class SandboxStock {
       this.#browsers.abandon(instance);
     }
   }
+}
+
+/** What the work answers, false if it throws or takes longer than ms. */
+async function withDeadline(work: Promise<boolean>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const answer = await Promise.race([work.catch(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
+  clearTimeout(timer);
+  return answer;
 }
 
 function usable(sandbox: Sandbox): boolean {

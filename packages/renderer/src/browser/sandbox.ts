@@ -42,6 +42,8 @@ interface SandboxParts {
   viewport: EffectiveViewport;
   /** whether script has run in the page's current Window (a job with javascript enabled) */
   scripted: boolean;
+  /** whether the document still holds the last job's content, left for the next load or for tidySandbox */
+  holdsContent: boolean;
   session: CDPSession;
   violations: Violations;
   assets: { current?: AssetResolver };
@@ -70,7 +72,7 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
     try {
       const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations, found });
       await setViewport(page, PREPARED_VIEWPORT);
-      return { context, extra: { page, session, violations, assets, found, viewport: PREPARED_VIEWPORT, scripted: false }, dispose: () => tripwire.close() };
+      return { context, extra: { page, session, violations, assets, found, viewport: PREPARED_VIEWPORT, scripted: false, holdsContent: false }, dispose: () => tripwire.close() };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
@@ -106,6 +108,9 @@ export async function inSandbox<T>(
     parts.found.current = options.found;
     const unsetFindings = () => (parts.found.current = undefined);
     return violations.guard(async () => {
+      // the last job's document goes before script may run or the layout changes (loading alone replaces it)
+      if (parts.holdsContent && (options.javascript === 'enabled' || !sameViewport(parts.viewport, options.viewport))) await emptyDocument(parts);
+      parts.holdsContent = true;
       if (options.javascript === 'enabled') {
         parts.scripted = true;
         await enableJavascript(page, violations);
@@ -165,6 +170,13 @@ const EMPTY_AND_DESCRIBE = `(() => {
   return ${DESCRIBE};
 })()`;
 
+/** EMPTY_AND_DESCRIBE without the emptying: the loads stopped, the document left as it is. */
+const STOP_AND_DESCRIBE = `(() => {
+  if (document.querySelector('meta[http-equiv]')) return null;
+  window.stop();
+  return ${DESCRIBE};
+})()`;
+
 /**
  * Returns a sandbox whose job ended well to its prepared state for the same account's next
  * job, and checks the result; false when anything of the job could still be observed.
@@ -173,34 +185,63 @@ const EMPTY_AND_DESCRIBE = `(() => {
  * so the job's DOM, globals, timers and intervals, blob: URLs and BroadcastChannels end with
  * the old one (the back/forward cache is off, see launch-flags.ts); document.open() would keep
  * the Window and its timers. After a job with script off nothing could touch the Window (no
- * globals, timers, name, history, popups or workers without script), so emptying the
- * document is enough, unless it holds a <meta http-equiv> (a refresh may be pending); that
- * costs a fraction of a navigation, which builds a new Document, Window and frame in the
- * browser and the renderer. Storage needs no reset either way: the
- * content ran in an opaque origin, where every storage API refuses.
+ * globals, timers, name, history, popups or workers without script): its loads are stopped
+ * and its document is left in place, unless it holds a <meta http-equiv> (a refresh may be
+ * pending), which is navigated away as after script. What is left is a document that nothing
+ * runs in: the account's next job replaces it as it loads its own (setContent opens the
+ * document anew), and a sandbox that stays idle is emptied by tidySandbox, so that an idle
+ * sandbox holds no document; one evicted or closed first is never emptied at all. Emptying
+ * costs the browser about as much as the rest of the reset (a blank document built and laid
+ * out); a navigation costs several times more. Storage needs no reset either way: the content
+ * ran in an opaque origin, where every storage API refuses.
  */
 export async function resetSandbox(prepared: Prepared): Promise<boolean> {
   const parts = prepared.extra as SandboxParts;
-  const { page, session, violations } = parts;
+  const { page, violations } = parts;
   // something the job left running (a popup, a worker, a late request) disqualifies the sandbox
   const strayTargets = () => prepared.context.targets().some((target) => target !== page.target());
   if (violations.first || strayTargets() || page.isClosed()) return false;
   parts.assets.current = undefined;
-  if (!sameViewport(parts.viewport, PREPARED_VIEWPORT)) {
+  const keepsViewport = sameViewport(parts.viewport, PREPARED_VIEWPORT);
+  // a document that stays would be laid out again at the prepared viewport for nothing
+  let state = parts.scripted || !keepsViewport ? await emptyDocument(parts) : ((await page.evaluate(STOP_AND_DESCRIBE)) as PageState | null);
+  state ??= await navigateAway(parts);
+  if (!keepsViewport) {
     await setViewport(page, PREPARED_VIEWPORT);
     parts.viewport = PREPARED_VIEWPORT;
   }
-  let state = parts.scripted ? null : ((await page.evaluate(EMPTY_AND_DESCRIBE)) as PageState | null);
-  if (!state) {
-    await page.setJavaScriptEnabled(false);
-    await page.goto('about:blank', { waitUntil: 'load', timeout: 0 });
-    await session.send('Page.resetNavigationHistory');
-    parts.scripted = false;
-    // window.name belongs to the browsing context, not the document: it outlives the navigation
-    state = (await page.evaluate(CLEAR_AND_DESCRIBE)) as PageState;
-  }
-  const blank = state.url === 'about:blank' && state.history === 1 && state.name === '' && state.elements <= 3;
-  return blank && violations.first === null && !strayTargets();
+  const clean = state.url === 'about:blank' && state.history === 1 && state.name === '';
+  return clean && (parts.holdsContent || state.elements <= 3) && violations.first === null && !strayTargets();
+}
+
+/**
+ * Empties the document a reset left in a sandbox that has stayed idle since (see resetSandbox),
+ * and checks that the page is blank; false when it is not.
+ */
+export async function tidySandbox(prepared: Prepared): Promise<boolean> {
+  const parts = prepared.extra as SandboxParts;
+  if (!parts.holdsContent) return true;
+  const state = await emptyDocument(parts);
+  return state.url === 'about:blank' && state.history === 1 && state.name === '' && state.elements <= 3 && parts.violations.first === null;
+}
+
+/** Leaves the page blank: the document emptied in place after a job without script, else a navigation to about:blank. */
+async function emptyDocument(parts: SandboxParts): Promise<PageState> {
+  const state = parts.scripted ? null : ((await parts.page.evaluate(EMPTY_AND_DESCRIBE)) as PageState | null);
+  parts.holdsContent = false;
+  return state ?? navigateAway(parts);
+}
+
+/** A new Document and Window, script off again, one history entry and no name. */
+async function navigateAway(parts: SandboxParts): Promise<PageState> {
+  const { page, session } = parts;
+  await page.setJavaScriptEnabled(false);
+  await page.goto('about:blank', { waitUntil: 'load', timeout: 0 });
+  await session.send('Page.resetNavigationHistory');
+  parts.scripted = false;
+  parts.holdsContent = false;
+  // window.name belongs to the browsing context, not the document: it outlives the navigation
+  return (await page.evaluate(CLEAR_AND_DESCRIBE)) as PageState;
 }
 
 function setViewport(page: Page, viewport: EffectiveViewport): Promise<void> {
