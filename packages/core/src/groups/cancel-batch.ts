@@ -3,6 +3,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import { finishRender } from '../renders/finish-render.ts';
 import { loadRenderGroup, type RenderGroupView } from './get-render-group.ts';
+import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 export interface CancelBatchOptions {
   accountId: string;
@@ -20,7 +21,7 @@ export async function cancelBatch(ctx: ServiceContext, { accountId, batchId }: C
   if (!owned) throw notFound();
   const now = ctx.clock();
   await ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    await lockAccountAdmissions(tx, accountId);
     await cancelBatchRows(tx, batchId, now);
   });
   const view = await loadRenderGroup(ctx.db, batchId);

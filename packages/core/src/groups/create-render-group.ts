@@ -6,7 +6,7 @@ import { keyIdOf, type Principal, principalSubject } from '../auth/principal.ts'
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
-import { takeRenderCreationToken } from '../renders/admit-render-job.ts';
+import { lockAccountAdmissions, takeRenderCreationToken } from '../renders/admit-render-job.ts';
 import { confirmTemplateVersion, type ResolvedTemplateVersion, resolveTemplateVersion } from '../templates/resolve-template-version.ts';
 import { admitPendingMembers } from './admit-members.ts';
 import { groupKinds } from './group-kinds.ts';
@@ -93,7 +93,7 @@ export async function createRenderGroup(ctx: ServiceContext, request: GroupReque
   const fingerprint = groupFingerprint(kind, request.body, resolved);
   return ctx.db.$transaction(
     async (tx) => {
-      await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${principal.accountId} FOR UPDATE`;
+      await lockAccountAdmissions(tx, principal.accountId);
       const replay = await findGroupReplay(tx, request);
       if (replay) return { groupId: replay, replayed: true };
       await confirmTemplateVersion(tx, resolved);

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../shared/context.ts';
 import { admitPendingMembers } from './admit-members.ts';
+import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 export interface DrainRenderGroupsOptions {
   /** One account; omitted, every account with pending members (the periodic sweep). */
@@ -20,7 +21,7 @@ export async function drainRenderGroups(ctx: ServiceContext, { accountId }: Drai
   let admitted = 0;
   for (const id of accounts) {
     admitted += await ctx.db.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${id} FOR UPDATE`;
+      await lockAccountAdmissions(tx, id);
       return admitPendingMembers(tx, { accountId: id, now: ctx.clock(), groupConcurrency: ctx.config.groupConcurrency });
     });
   }

@@ -6,6 +6,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import { admitPendingMembers, concurrencyRefusal, liveJobs } from './admit-members.ts';
 import { loadRenderGroup, type RenderGroupView } from './get-render-group.ts';
+import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 export interface RetryRenderGroupOptions {
   principal: Principal;
@@ -31,7 +32,7 @@ export async function retryRenderGroup(ctx: ServiceContext, { principal, kind, g
   const now = ctx.clock();
   await takeRateToken(ctx.db, 'render_creation', principalSubject(principal), now);
   await ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${principal.accountId} FOR UPDATE`;
+    await lockAccountAdmissions(tx, principal.accountId);
     const retryable = kind === 'batch' ? (['failed', 'cancelled'] as const) : (['failed'] as const);
     const endedWithoutJob = await tx.renderGroupMember.findMany({
       where: { groupId, state: { in: [...retryable] }, OR: [{ errorCode: null }, { errorCode: { notIn: [...permanent] } }] },

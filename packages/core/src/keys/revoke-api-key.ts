@@ -3,6 +3,7 @@ import { stopKeyMembers } from '../groups/stop-key-members.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import type { ApiKeyRecord } from '../shared/records.ts';
+import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 export interface RevokeApiKeyOptions {
   accountId: string;
@@ -18,7 +19,7 @@ export async function revokeApiKey(ctx: ServiceContext, { accountId, keyId }: Re
   if (!idPattern(keyIdPrefix).test(keyId)) throw notFound();
   const now = ctx.clock();
   const key = await ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    await lockAccountAdmissions(tx, accountId);
     await tx.apiKey.updateMany({ where: { id: keyId, accountId, status: 'active' }, data: { status: 'revoked', revokedAt: now } });
     const found = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
     if (found) await stopKeyMembers(tx, { accountId, keyId, now });

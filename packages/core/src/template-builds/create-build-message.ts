@@ -7,6 +7,7 @@ import { DomainError } from '../shared/errors.ts';
 import { checkIncomingMessage, requireIdempotencyKey, findMessageReplay, type IncomingMessage, messageFingerprint, recordMessage } from './accept-message.ts';
 import { findOwnedBuild } from './get-template-build.ts';
 import { failureLimit, pendingStates, priceOf } from './message-rules.ts';
+import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 export interface CreateBuildMessageOptions {
   principal: Principal;
@@ -46,7 +47,7 @@ export async function createBuildMessage(ctx: ServiceContext, options: CreateBui
 
   const outcome = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM template_builds WHERE id = ${build.id} FOR UPDATE`;
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    await lockAccountAdmissions(tx, accountId);
     const earlier = await findMessageReplay(tx, accountId, build.id, key, fingerprint);
     if (earlier) return { earlier };
     const recent = await tx.templateMessage.findMany({

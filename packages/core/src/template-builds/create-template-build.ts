@@ -7,6 +7,7 @@ import { newId } from '../shared/ids.ts';
 import { checkIncomingMessage, requireIdempotencyKey, findMessageReplay, type IncomingMessage, messageFingerprint, recordMessage } from './accept-message.ts';
 import { type BuildWithMessage, getTemplateBuild } from './get-template-build.ts';
 import { priceOf } from './message-rules.ts';
+import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 export interface CreateTemplateBuildOptions {
   principal: Principal;
@@ -51,7 +52,7 @@ export async function createTemplateBuild(ctx: ServiceContext, options: CreateTe
 
   const outcome = await ctx.db.$transaction(async (tx) => {
     // serialises the account's acceptances: a key is recorded once, credits are held once
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    await lockAccountAdmissions(tx, accountId);
     const earlier = await findMessageReplay(tx, accountId, createScope, key, fingerprint);
     if (earlier) return { earlier };
     const buildId = newId(templateBuildIdPrefix);

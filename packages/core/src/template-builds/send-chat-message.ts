@@ -10,6 +10,7 @@ import { checkTemplateId } from '../templates/template-fields.ts';
 import { checkIncomingMessage, findMessageReplay, type IncomingMessage, messageFingerprint, recordMessage, requireIdempotencyKey } from './accept-message.ts';
 import { type ChatMessageRecord, chatMessageRecord } from './chat-records.ts';
 import { failureLimit, pendingStates, priceOf, sourceOutput } from './message-rules.ts';
+import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 /** A chat keeps its newest 100 messages (the contract's limits); older settled ones drop off. */
 export const maxChatMessages = 100;
@@ -72,7 +73,7 @@ export async function sendChatMessage(ctx: ServiceContext, options: SendChatMess
 
   const outcome = await ctx.db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM templates WHERE id = ${template.id} FOR UPDATE`;
-    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
+    await lockAccountAdmissions(tx, accountId);
     const again = await findMessageReplay(tx, accountId, scope, key, fingerprint);
     if (again) return { earlier: again };
     let chatId = (await tx.templateBuild.findUnique({ where: { templateId: template.id }, select: { id: true } }))?.id;
