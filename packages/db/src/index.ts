@@ -2,4 +2,4 @@ export { commitWithoutFlush, createDb, type Db, type DbOrTx, queryAfter, queryRo
 export { Prisma } from './generated/prisma/client.ts';
 export type * from './generated/prisma/client.ts';
 export * from './generated/prisma/enums.ts';
-export { isDatabaseUnavailable } from './unavailable.ts';
+export { isDatabaseUnavailable, isTransientConflict } from './unavailable.ts';

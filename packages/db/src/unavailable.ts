@@ -33,3 +33,21 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof candidate.message === 'string' && /Connection terminated|not queryable/.test(candidate.message)) return true;
   return isDatabaseUnavailable(candidate.cause, depth + 1);
 }
+
+/** PostgreSQL's serialization_failure and deadlock_detected: the transaction was rolled back whole, and running it again may succeed. */
+const conflictStates = new Set(['40001', '40P01']);
+
+/**
+ * Whether an error is PostgreSQL aborting a transaction to break a deadlock or a serialization
+ * conflict with another one: nothing of it was kept, and the same request sent again may pass.
+ */
+export function isTransientConflict(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const candidate = error as ErrorLike;
+  // node-postgres names the state; Prisma's driver adapter keeps it as the cause's original code
+  const adapterCause = candidate.meta?.driverAdapterError?.cause as { kind?: unknown; originalCode?: unknown } | undefined;
+  if (adapterCause?.kind === 'TransactionWriteConflict') return true;
+  const codes = [candidate.code, adapterCause?.originalCode];
+  if (codes.some((code) => typeof code === 'string' && conflictStates.has(code))) return true;
+  return isTransientConflict(candidate.cause, depth + 1);
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, fieldDetailsFromIssues, hasUnsafeText, type Operation, type OperationId, unsafeTextDetail } from '@svc/contracts';
-import { isDatabaseUnavailable } from '@svc/db';
+import { isDatabaseUnavailable, isTransientConflict } from '@svc/db';
 import { createLogger, DomainError, notFound, type Principal, type ServiceContext, type SessionPrincipal } from '@svc/core';
 import type { ApiAnswer, ApiRequest } from './api-request.ts';
 import { authenticate } from './authenticate.ts';
@@ -10,6 +10,8 @@ import { type RawUpload, readJsonBody, readRawBody } from './request-body.ts';
 
 /** How soon a client may retry while the database is unavailable: a restart takes seconds. */
 const databaseRetrySeconds = 2;
+/** How soon a client may send a request again whose transaction lost a conflict with another. */
+const conflictRetrySeconds = 1;
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -102,12 +104,17 @@ type KindHandlers<Ops extends Record<string, Operation>> = { [Role in keyof Ops 
 
 /**
  * The database down or restarting answers 503 overloaded with Retry-After where the operation
- * may answer it, rather than 500: the client sends again (with its Idempotency-Key) once it is back.
+ * may answer it, rather than 500: the client sends again (with its Idempotency-Key) once it is
+ * back. So does a transaction PostgreSQL aborted to break a deadlock or a serialization
+ * conflict with another: nothing of it was kept, and the same request may pass a moment later.
  */
 function unavailableAsOverloaded(operation: Operation, error: unknown, requestId: string, ctx?: ServiceContext): unknown {
-  if (!isDatabaseUnavailable(error) || !operation.errors.includes('overloaded')) return error;
-  (ctx?.logger ?? createLogger('web')).warn('database unavailable; answered overloaded', { requestId, error: error instanceof Error ? error.message.slice(-300) : String(error) });
-  return new DomainError('overloaded', { retryAfterSeconds: databaseRetrySeconds });
+  if (!operation.errors.includes('overloaded')) return error;
+  const unavailable = isDatabaseUnavailable(error);
+  if (!unavailable && !isTransientConflict(error)) return error;
+  const what = unavailable ? 'database unavailable' : 'transaction aborted by a conflict';
+  (ctx?.logger ?? createLogger('web')).warn(`${what}; answered overloaded`, { requestId, error: error instanceof Error ? error.message.slice(-300) : String(error) });
+  return new DomainError('overloaded', { retryAfterSeconds: unavailable ? databaseRetrySeconds : conflictRetrySeconds });
 }
 
 /** Path parameters checked by the contract; a malformed id names no resource, so it is not found. */
