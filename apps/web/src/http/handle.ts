@@ -109,12 +109,17 @@ type KindHandlers<Ops extends Record<string, Operation>> = { [Role in keyof Ops 
  * conflict with another: nothing of it was kept, and the same request may pass a moment later.
  */
 function unavailableAsOverloaded(operation: Operation, error: unknown, requestId: string, ctx?: ServiceContext): unknown {
-  if (!operation.errors.includes('overloaded')) return error;
-  const unavailable = isDatabaseUnavailable(error);
-  if (!unavailable && !isTransientConflict(error)) return error;
-  const what = unavailable ? 'database unavailable' : 'transaction aborted by a conflict';
-  (ctx?.logger ?? createLogger('web')).warn(`${what}; answered overloaded`, { requestId, error: error instanceof Error ? error.message.slice(-300) : String(error) });
-  return new DomainError('overloaded', { retryAfterSeconds: unavailable ? databaseRetrySeconds : conflictRetrySeconds });
+  const transient = operation.errors.includes('overloaded') ? transientRefusal(error) : null;
+  if (!transient) return error;
+  (ctx?.logger ?? createLogger('web')).warn(`${transient.what}; answered overloaded`, { requestId, error: error instanceof Error ? error.message.slice(-300) : String(error) });
+  return transient.refusal;
+}
+
+/** A database outage or a transaction that lost a conflict, as the overloaded refusal that a client answers by sending again; null for any other error. */
+export function transientRefusal(error: unknown): { refusal: DomainError; what: string } | null {
+  if (isDatabaseUnavailable(error)) return { refusal: new DomainError('overloaded', { retryAfterSeconds: databaseRetrySeconds }), what: 'database unavailable' };
+  if (isTransientConflict(error)) return { refusal: new DomainError('overloaded', { retryAfterSeconds: conflictRetrySeconds }), what: 'transaction aborted by a conflict' };
+  return null;
 }
 
 /** Path parameters checked by the contract; a malformed id names no resource, so it is not found. */
