@@ -243,15 +243,7 @@ export class SandboxStock {
 
   async #closeContext(context: BrowserContext, instance: BrowserInstance): Promise<void> {
     if (!instance.alive) return;
-    let timer: NodeJS.Timeout | undefined;
-    const closed = await Promise.race([
-      context.close().then(
-        () => true,
-        () => false,
-      ),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CONTEXT_CLOSE_MS))),
-    ]);
-    clearTimeout(timer);
+    const closed = await withDeadline(context.close().then(() => true), CONTEXT_CLOSE_MS);
     // a context that cannot be closed may still hold a runaway page: replace the whole browser
     if (!closed && instance.alive) {
       this.#options.logger.warn('browser context did not close', { pid: instance.pid, waitedMs: CONTEXT_CLOSE_MS });
@@ -273,17 +265,8 @@ function usable(sandbox: Sandbox): boolean {
 }
 
 /** One protocol round trip: a spare made ready earlier is only as good as its browser. */
-async function answers(instance: BrowserInstance): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const alive = await Promise.race([
-    instance.browser.version().then(
-      () => true,
-      () => false,
-    ),
-    new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), LIVENESS_MS))),
-  ]);
-  clearTimeout(timer);
-  return alive;
+function answers(instance: BrowserInstance): Promise<boolean> {
+  return withDeadline(instance.browser.version().then(() => true), LIVENESS_MS);
 }
 
 /** Idle warm sandboxes: a bounded LRU keyed by account, several per account when it runs jobs in parallel. */

@@ -210,8 +210,7 @@ export async function resetSandbox(prepared: Prepared): Promise<boolean> {
     await setViewport(page, PREPARED_VIEWPORT);
     parts.viewport = PREPARED_VIEWPORT;
   }
-  const clean = state.url === 'about:blank' && state.history === 1 && state.name === '';
-  return clean && (parts.holdsContent || state.elements <= 3) && violations.first === null && !strayTargets();
+  return (parts.holdsContent ? untouched(state) : blank(state)) && violations.first === null && !strayTargets();
 }
 
 /**
@@ -222,7 +221,17 @@ export async function tidySandbox(prepared: Prepared): Promise<boolean> {
   const parts = prepared.extra as SandboxParts;
   if (!parts.holdsContent) return true;
   const state = await emptyDocument(parts);
-  return state.url === 'about:blank' && state.history === 1 && state.name === '' && state.elements <= 3 && parts.violations.first === null;
+  return blank(state) && parts.violations.first === null;
+}
+
+/** The browsing context as a reset leaves it: at about:blank, one history entry, no name. */
+function untouched(state: PageState): boolean {
+  return state.url === 'about:blank' && state.history === 1 && state.name === '';
+}
+
+/** ... with an empty document (html, head and body at most). */
+function blank(state: PageState): boolean {
+  return untouched(state) && state.elements <= 3;
 }
 
 /** Leaves the page blank: the document emptied in place after a job without script, else a navigation to about:blank. */
