@@ -1,22 +1,19 @@
 // Which failures are PostgreSQL aborting a transaction to break a deadlock or a serialization
 // conflict (the request may simply be sent again): real errors from the server, raised through
 // the Prisma client and node-postgres, and a statement error that is no such failure.
-import { createDb, type Db, isTransientConflict, Prisma, queryRows } from '@svc/db';
-import { cloneTemplate, dropDatabase } from '@svc/db/testing';
+import { type Db, isTransientConflict, Prisma, queryRows } from '@svc/db';
+import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
-let url: string;
+let database: TestDatabase;
 let db: Db;
 
 beforeAll(async () => {
-  url = await cloneTemplate(inject('dbServerUrl'));
-  db = createDb({ url, poolSize: 2 });
+  database = await createTestDatabase(inject('dbServerUrl'));
+  db = database.db;
 });
 
-afterAll(async () => {
-  await db.$disconnect();
-  await dropDatabase(inject('dbServerUrl'), new URL(url).pathname.slice(1));
-});
+afterAll(() => database?.drop());
 
 const raising = (state: string) => `DO $$ BEGIN RAISE EXCEPTION 'raised' USING ERRCODE = '${state}'; END $$`;
 
