@@ -1,12 +1,12 @@
 // PostgreSQL restarted under a steady load of renders, batches and webhook deliveries: fast
-// shutdown, back 5 s later. The suite's server is shared by test files running in parallel, so
+// shutdown, back 5 s later; while it is down, any route answers 503 overloaded. The suite's server is shared by test files running in parallel, so
 // this one starts an embedded PostgreSQL of its own, on its own port and data directory.
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb } from '@svc/db';
 import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './support/global-setup.ts';
 import { type FaultEnv, startFaultEnv } from './support/fault-env.ts';
 import { checkAfterFault, faultAccount, SteadyLoad } from './support/fault-load.ts';
@@ -47,7 +47,14 @@ describe('PostgreSQL restarted under a steady load', () => {
     const load = new SteadyLoad(env, account).start();
     await until(async () => (await env.database.db.renderJob.count({ where: { accountId: account.accountId, status: 'running' } })) > 0);
     await server.stop();
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const downSince = Date.now();
+    // every route, reads and settings too, answers the outage as 503 overloaded with its retry
+    for (const path of ['/v1/pdf?limit=5', `/v1/templates/${account.templateId}`, '/v1/keys', '/v1/webhooks']) {
+      const response = await fetch(`${env.baseUrl}${path}`, { headers: { authorization: `Bearer ${account.apiKey}` } });
+      const body = (await response.json()) as { error?: { code?: string } };
+      expect({ path, status: response.status, code: body.error?.code, retryAfter: response.headers.get('retry-after') }).toEqual({ path, status: 503, code: 'overloaded', retryAfter: '2' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 5000 - (Date.now() - downSince))));
     server = await startServer();
     const from = load.sent.length;
     await until(async () => load.sent.length >= from + 6, 120_000);

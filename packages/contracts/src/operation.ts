@@ -83,8 +83,12 @@ export function defineOperation<const T extends Operation>(operation: T): T {
   return operation;
 }
 
-/** Codes any route can answer with (the general rules of the contract's endpoints). */
-export const commonErrors: readonly ErrorCode[] = ['method_not_allowed', 'request_headers_too_large', 'internal_error'];
+/**
+ * Codes any route can answer with (the general rules of the contract's endpoints); overloaded
+ * with Retry-After while the database is unavailable or after a transaction it aborted for a
+ * conflict, which kept nothing.
+ */
+export const commonErrors: readonly ErrorCode[] = ['method_not_allowed', 'request_headers_too_large', 'internal_error', 'overloaded'];
 /** Codes any authenticated route can answer with (the contract's authentication rules). */
 export const authErrors: readonly ErrorCode[] = ['unauthorized', 'account_suspended'];
 /** Codes of the session cookie: an ended session, and a write without the session's CSRF token. */

@@ -78,7 +78,7 @@ export function handle<Op extends Operation>(operation: Op, run: (input: Handler
       const payload = schema && result.body !== undefined ? schema.parse(result.body) : result.body;
       return respond(result.status, payload, requestId, result.headers);
     } catch (error) {
-      return errorResponse(unavailableAsOverloaded(operation, error, requestId, ctx), requestId, ctx);
+      return errorResponse(unavailableAsOverloaded(error, requestId, ctx), requestId, ctx);
     }
   };
   return { operation, answer };
@@ -103,13 +103,14 @@ export function handleKind<Ops extends Record<string, Operation>>(operations: Op
 type KindHandlers<Ops extends Record<string, Operation>> = { [Role in keyof Ops as Ops[Role]['operationId']]: OperationHandler<Ops[Role]['operationId']> };
 
 /**
- * The database down or restarting answers 503 overloaded with Retry-After where the operation
- * may answer it, rather than 500: the client sends again (with its Idempotency-Key) once it is
- * back. So does a transaction PostgreSQL aborted to break a deadlock or a serialization
- * conflict with another: nothing of it was kept, and the same request may pass a moment later.
+ * The database down or restarting answers 503 overloaded with Retry-After on every route (one of
+ * the codes all routes share), rather than 500: the client sends again (with its
+ * Idempotency-Key where it has one) once it is back. So does a transaction PostgreSQL aborted to
+ * break a deadlock or a serialization conflict with another: nothing of it was kept, and the
+ * same request may pass a moment later.
  */
-function unavailableAsOverloaded(operation: Operation, error: unknown, requestId: string, ctx?: ServiceContext): unknown {
-  const transient = operation.errors.includes('overloaded') ? transientRefusal(error) : null;
+function unavailableAsOverloaded(error: unknown, requestId: string, ctx?: ServiceContext): unknown {
+  const transient = transientRefusal(error);
   if (!transient) return error;
   (ctx?.logger ?? createLogger('web')).warn(`${transient.what}; answered overloaded`, { requestId, error: error instanceof Error ? error.message.slice(-300) : String(error) });
   return transient.refusal;

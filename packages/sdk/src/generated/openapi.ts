@@ -2712,6 +2712,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getPublicStats: {
@@ -2769,6 +2780,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -2860,6 +2882,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -3000,6 +3033,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -3081,6 +3125,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -3218,6 +3273,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listPdfs: {
@@ -3301,6 +3367,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -3602,6 +3679,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deletePdf: {
@@ -3694,6 +3782,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -3804,6 +3903,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listImages: {
@@ -3887,6 +3997,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -4183,6 +4304,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteImage: {
@@ -4275,6 +4407,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -4385,6 +4528,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     downloadFile: {
@@ -4469,6 +4623,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -4756,6 +4921,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retryBatch: {
@@ -4870,6 +5046,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     cancelBatch: {
@@ -4960,6 +5147,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     downloadBatchArchive: {
@@ -5041,6 +5239,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -5328,6 +5537,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retryCarousel: {
@@ -5442,6 +5662,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     downloadCarouselArchive: {
@@ -5523,6 +5754,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -5810,6 +6052,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     retryImagePack: {
@@ -5924,6 +6177,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     downloadImagePackArchive: {
@@ -6005,6 +6269,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -6099,6 +6374,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -6214,6 +6500,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -6515,6 +6812,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Error: resize_timeout */
             504: {
                 headers: {
@@ -6627,6 +6935,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     archiveTemplate: {
@@ -6708,6 +7027,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -6845,6 +7175,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listTemplateVersions: {
@@ -6940,6 +7281,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -7077,6 +7429,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getTemplateVersion: {
@@ -7170,6 +7533,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -7352,7 +7726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: provider_unavailable */
+            /** @description Error: overloaded, provider_unavailable */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -7464,6 +7838,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listTemplateBuildMessages: {
@@ -7556,6 +7941,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -7740,7 +8136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: provider_unavailable */
+            /** @description Error: overloaded, provider_unavailable */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -7854,6 +8250,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getTemplateBuildMessageDraft: {
@@ -7958,6 +8365,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     cancelTemplateBuildMessage: {
@@ -8051,6 +8469,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -8174,6 +8603,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -8371,7 +8811,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: provider_unavailable */
+            /** @description Error: overloaded, provider_unavailable */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -8484,6 +8924,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     cancelTemplateChatMessage: {
@@ -8577,6 +9028,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -8681,6 +9143,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -8861,6 +9334,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     discardTemplateChatMessage: {
@@ -8952,6 +9436,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -9074,6 +9569,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     rejectChatImageProposal: {
@@ -9167,6 +9673,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -9288,6 +9805,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     applyImageProposal: {
@@ -9389,6 +9917,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listBrandKits: {
@@ -9472,6 +10011,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -9618,6 +10168,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getBrandKit: {
@@ -9719,6 +10280,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     archiveBrandKit: {
@@ -9798,6 +10370,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -9948,6 +10531,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -10123,7 +10717,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: image_asset_unavailable */
+            /** @description Error: image_asset_unavailable, overloaded */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -10239,7 +10833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: image_asset_unavailable */
+            /** @description Error: image_asset_unavailable, overloaded */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -10417,7 +11011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: image_asset_unavailable */
+            /** @description Error: image_asset_unavailable, overloaded */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -10507,6 +11101,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -10642,6 +11247,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getWebhook: {
@@ -10743,6 +11359,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteWebhook: {
@@ -10822,6 +11449,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -10921,6 +11559,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     disableWebhook: {
@@ -11002,6 +11651,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -11101,6 +11761,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     replayWebhook: {
@@ -11182,6 +11853,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -11308,6 +11990,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listWebhookDeliveries: {
@@ -11400,6 +12093,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -11541,6 +12245,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -11694,6 +12409,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getImageAssetContent: {
@@ -11798,7 +12524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: image_asset_unavailable */
+            /** @description Error: image_asset_unavailable, overloaded */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -11897,6 +12623,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     signOut: {
@@ -11966,6 +12703,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -12128,7 +12876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: auth_unavailable */
+            /** @description Error: auth_unavailable, overloaded */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -12268,6 +13016,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Error: overloaded */
+            503: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     requestEmailSignIn: {
@@ -12385,7 +13144,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Error: auth_unavailable */
+            /** @description Error: auth_unavailable, overloaded */
             503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
@@ -12453,6 +13212,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
@@ -12570,6 +13340,17 @@ export interface operations {
             };
             /** @description Error: internal_error */
             500: {
+                headers: {
+                    /** @description Unique id of this request (UUID), equal to error.request_id */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Error: overloaded */
+            503: {
                 headers: {
                     /** @description Unique id of this request (UUID), equal to error.request_id */
                     "x-request-id"?: string;
