@@ -23,7 +23,7 @@ import { type Measurement, measure, measureInTurns } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 60);
-const warmup = 5;
+const warmup = Number(process.env.BENCH_WARMUP ?? 5);
 /** Renders of one mode in a row before the next mode's turn (measureCell). */
 const turnRenders = Number(process.env.BENCH_TURN ?? 15);
 const concurrencies = [1, 2];

@@ -90,6 +90,33 @@ describe('admission', () => {
   });
 });
 
+describe('render creation tokens', () => {
+  const tokensOf = async (keyId: string) =>
+    (await ctx.db.$queryRaw<{ tokens: number }[]>`SELECT tokens::float8 AS tokens FROM rate_limit_buckets WHERE key = ${`render_creation:key:${keyId}`}`)[0]?.tokens;
+
+  it('are taken once per admitted render, paid by a bucket or by overage', async () => {
+    const account = await accountWith(ctx, { plan: 'scale', credits: 1 });
+    const render = () => createRender(ctx, { principal: account, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null });
+    const first = await render();
+    expect(await tokensOf(account.keyId)).toBeCloseTo(20, 0);
+    // no credit left: the second is paid by overage, admitted the general way, with one token more
+    const second = await render();
+    const sources = await ctx.db.creditReservation.findMany({ where: { jobId: { in: [first.job.id, second.job.id] } }, select: { jobId: true, source: true } });
+    expect(sources.find((row) => row.jobId === second.job.id)?.source).toBe('overage');
+    expect(await tokensOf(account.keyId)).toBeCloseTo(19, 0);
+  });
+
+  it('refuse past the burst with 429 and its retry, taking no token, no credit and no job', async () => {
+    const account = await accountWith(ctx, { plan: 'scale', credits: 100 });
+    await ctx.db.$executeRaw`INSERT INTO rate_limit_buckets (key, tokens, updated_at) VALUES (${`render_creation:key:${account.keyId}`}, 0.5, ${ctx.clock()})`;
+    const error = await createRender(ctx, { principal: account, kind: 'pdf', request: { html: '<p>x</p>', wait: false }, idempotencyKey: null }).catch((e) => e);
+    expect(error).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 1 });
+    expect(await tokensOf(account.keyId)).toBeGreaterThanOrEqual(0.5);
+    expect(await ctx.db.renderJob.count({ where: { accountId: account.accountId } })).toBe(0);
+    expect(await ctx.db.creditReservation.count({ where: { accountId: account.accountId } })).toBe(0);
+  });
+});
+
 describe('inputs of failed jobs', () => {
   async function failedJob(accountId: string, finishedAt: Date) {
     const id = newId('pdf_');

@@ -47,20 +47,37 @@ export async function refuseWhenOverloaded(ctx: ServiceContext, bound = ctx.conf
 /**
  * The checks before a new render's transaction: a render_creation token of the principal
  * (429), then the service backlog (503), asked in one statement and answered in that order:
- * the token is spent whatever the backlog, as if asked first.
+ * the token is spent whatever the backlog, as if asked first. The common admission asks the
+ * same in its own statement (admitRenderJobWithToken).
  */
 export async function takeRenderCreationToken(ctx: ServiceContext, subject: string, now: Date): Promise<void> {
   const bound = ctx.config.maxRenderBacklog;
   // committed without waiting for the disk: a token a database crash undoes is one more render allowed
-  const [row] = await queryAfter<{ tokens: number; queued: number }>(
+  const [row] = await queryAfter<CreationChecks>(
     ctx.db,
     commitWithoutFlush,
     Prisma.sql`
-    WITH token AS (${rateAmountChange('render_creation', subject, now, 1)})
-    SELECT (SELECT tokens FROM token)::float8 AS tokens, (${queuedUpTo(bound)}) AS queued`,
+    WITH ${creationChecks(subject, now, bound)}
+    SELECT (SELECT tokens FROM token)::float8 AS tokens, (SELECT queued FROM backlog) AS queued`,
   );
-  await refuseWhenShort(ctx.db, 'render_creation', subject, 1, row?.tokens ?? 0);
-  if ((row?.queued ?? 0) >= bound) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
+  await refuseCreation(ctx, subject, bound, row);
+}
+
+/** What the creation checks answer: the principal's tokens left (negative: short) and the backlog, counted up to its bound. */
+interface CreationChecks {
+  tokens: number;
+  queued: number;
+}
+
+/** The creation checks as common table expressions: `token` takes one, `backlog` counts the queue. */
+const creationChecks = (subject: string, now: Date, bound: number) => Prisma.sql`
+    token AS (${rateAmountChange('render_creation', subject, now, 1)}),
+    backlog AS (SELECT (${queuedUpTo(bound)}) AS queued)`;
+
+/** 429 rate_limited (the token given back), then 503 overloaded, as the creation checks answered. */
+async function refuseCreation(ctx: ServiceContext, subject: string, bound: number, checks: CreationChecks | undefined): Promise<void> {
+  await refuseWhenShort(ctx.db, 'render_creation', subject, 1, checks?.tokens ?? 0);
+  if ((checks?.queued ?? 0) >= bound) throw new DomainError('overloaded', { retryAfterSeconds: overloadRetrySeconds });
 }
 
 /**
@@ -93,14 +110,31 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
 }
 
 /**
- * The common case of admitRenderJob alone, one statement that `run` runs in a transaction
- * after the account lock (queryAfter, without Prisma): true when a bucket paid and the job is
- * recorded and queued; false when the general way is needed (the statement wrote nothing, and
- * the caller admits with admitRenderJob in a transaction of its own). Throws 429 over the
- * live limits.
+ * The common case of a new render, one statement that `run` runs in a transaction after the
+ * account lock (queryAfter, without Prisma): the creation checks of takeRenderCreationToken
+ * (the token is taken whatever follows), then, when they pass, admitRenderJob's common case.
+ * True when a bucket paid and the job is recorded and queued; false when the general way is
+ * needed (the token is spent, nothing else was written, and the caller admits with
+ * admitRenderJob in a transaction of its own without taking another). Throws 429 or 503 as
+ * the creation checks answer, then 429 over the live limits. One round trip and one commit
+ * where the checks in a statement of their own took two of each.
  */
-export async function admitRenderJobFromBucket(run: RunStatement, job: AdmittedRenderJob & { id: string }): Promise<boolean> {
-  return admitFromBucket(run, admissionOf(job));
+export async function admitRenderJobWithToken(ctx: ServiceContext, subject: string, run: RunStatement, job: AdmittedRenderJob & { id: string }): Promise<boolean> {
+  const bound = ctx.config.maxRenderBacklog;
+  return admitFromBucket(run, admissionOf(job), {
+    expressions: creationChecks(subject, job.now, bound),
+    passed: Prisma.sql`(SELECT tokens >= 0 FROM token) AND (SELECT queued < ${bound} FROM backlog)`,
+    answers: Prisma.sql`(SELECT tokens FROM token)::float8 AS tokens, (SELECT queued FROM backlog) AS queued`,
+    refuse: (row) => refuseCreation(ctx, subject, bound, row),
+  });
+}
+
+/** Checks a statement of the admission asks first; the admission writes only when `passed` holds. */
+interface AdmissionGate {
+  expressions: Prisma.Sql;
+  passed: Prisma.Sql;
+  answers: Prisma.Sql;
+  refuse: (row: CreationChecks) => Promise<void>;
 }
 
 function admissionOf(job: AdmittedRenderJob) {
@@ -129,16 +163,19 @@ function admissionOf(job: AdmittedRenderJob) {
  * are under their limits a credit from a bucket with its reservation, then the job recorded
  * and queued. False when no bucket paid.
  */
-async function admitFromBucket(run: RunStatement, { accountId, keyId, now, credit, recorded }: ReturnType<typeof admissionOf>): Promise<boolean> {
-  const [row] = await run<{ account: number; key: number; bucket: string | null; left: boolean; woken: number }>(Prisma.sql`
-    WITH live AS (
+async function admitFromBucket(run: RunStatement, { accountId, keyId, now, credit, recorded }: ReturnType<typeof admissionOf>, gate?: AdmissionGate): Promise<boolean> {
+  const underLimits = Prisma.sql`(SELECT account < ${accountConcurrency} AND key < ${keyConcurrency} FROM live)`;
+  const [row] = await run<{ account: number; key: number; bucket: string | null; left: boolean; woken: number } & CreationChecks>(Prisma.sql`
+    WITH ${gate ? Prisma.sql`${gate.expressions},` : Prisma.empty}
+    live AS (
       SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
         FROM render_jobs WHERE account_id = ${accountId} AND status IN ('queued', 'running')),
-    ${bucketReservation(credit, periodOf(now), Prisma.sql`(SELECT account < ${accountConcurrency} AND key < ${keyConcurrency} FROM live)`)},
+    ${bucketReservation(credit, periodOf(now), gate ? Prisma.sql`${underLimits} AND ${gate.passed}` : underLimits)},
     ${recorded(Prisma.sql`taken`)}
     SELECT live.account, live.key, (SELECT bucket::text FROM taken) AS bucket, ${creditLeft(accountId)} AS left,
-           (SELECT count(*)::int FROM woken) AS woken
+           (SELECT count(*)::int FROM woken) AS woken${gate ? Prisma.sql`, ${gate.answers}` : Prisma.empty}
       FROM live`);
+  if (gate) await gate.refuse(row!);
   refuseOverLiveLimits(row ?? { account: 0, key: 0 });
   if (!row?.bucket) return false;
   countReserved(1);

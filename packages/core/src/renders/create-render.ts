@@ -7,7 +7,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
-import { accountLock, admitRenderJob, admitRenderJobFromBucket, isTerminal, lockAccountAdmissions, newRenderJobId, takeRenderCreationToken } from './admit-render-job.ts';
+import { accountLock, admitRenderJob, admitRenderJobWithToken, isTerminal, lockAccountAdmissions, newRenderJobId, takeRenderCreationToken } from './admit-render-job.ts';
 import { defaultFilename, safeName } from './filename.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { requestFingerprint } from './request-fingerprint.ts';
@@ -64,7 +64,6 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
     watch = waiting ? await ctx.completions.watch(newJobId) : null;
     const now = ctx.clock();
     try {
-      await takeRenderCreationToken(ctx, principalSubject(principal), now);
       jobId = await admit(ctx, options, spec, assetIds, now, saved, newJobId);
     } catch (error) {
       watch?.cancel();
@@ -143,13 +142,16 @@ async function admit(
     retryOf: null,
     now,
   };
-  // the common case (no idempotency key, no saved version to confirm, a bucket that pays): the
-  // account lock and the admission, one transaction in one round trip; anything else the
-  // general way below (a common admission that did not pay wrote nothing)
+  // the render_creation token (429) and the backlog (503) come first; the common case (no
+  // idempotency key, no saved version to confirm, a bucket that pays) asks them with the account
+  // lock and the admission, one transaction in one round trip; anything else takes the token
+  // apart and admits the general way below (a common admission that did not pay took the token
+  // and wrote nothing else)
+  const subject = principalSubject(principal);
   if (!idempotencyKey && !saved) {
-    const admitted = await admitRenderJobFromBucket((sql) => queryAfter(ctx.db, accountLock(principal.accountId), sql), job);
+    const admitted = await admitRenderJobWithToken(ctx, subject, (sql) => queryAfter(ctx.db, accountLock(principal.accountId), sql), job);
     if (admitted) return jobId;
-  }
+  } else await takeRenderCreationToken(ctx, subject, now);
   return ctx.db.$transaction(async (tx) => {
     await lockAccountAdmissions(tx, principal.accountId);
     if (idempotencyKey) {
