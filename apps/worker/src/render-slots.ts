@@ -4,7 +4,7 @@
 // Single renders and group members have slots of their own, so members waiting for the
 // browser never hold a slot a single render needs (the browser pool then lets single renders
 // go first, see packages/renderer/src/browser/slots.ts).
-import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderClaimedJob, renderQueuedChannel, type ServiceContext, withLogScope } from '@svc/core';
+import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderClaimedJob, renderQueuedChannel, type ServiceContext, withLogFields } from '@svc/core';
 import pg from 'pg';
 
 /**
@@ -69,8 +69,10 @@ export class RenderSlots {
   }
 
   #start(job: ClaimedJob): void {
-    // every line about the job, the renderer's included, carries its id
-    const done = withLogScope({ jobId: job.id }, () => this.#render(job)).finally(() => {
+    // every line about the job, the renderer's included, carries its id: the job's context has
+    // a logger of its own (withLogFields; no log scope, whose promise hooks would slow every render)
+    const ctx = { ...this.ctx, logger: withLogFields(this.ctx.logger, { jobId: job.id }) };
+    const done = this.#render(ctx, job).finally(() => {
       this.#running.delete(job.id);
       // the freed slot takes the next job, if the queue may still hold one
       if (!this.#drained) this.#claim();
@@ -78,15 +80,15 @@ export class RenderSlots {
     this.#running.set(job.id, { job, done });
   }
 
-  async #render(job: ClaimedJob): Promise<void> {
+  async #render(ctx: ServiceContext, job: ClaimedJob): Promise<void> {
     const started = performance.now();
-    this.ctx.logger.info('render job started', { attempt: job.attempts, bulk: this.options.bulk });
+    ctx.logger.info('render job started', { attempt: job.attempts, bulk: this.options.bulk });
     try {
-      await renderClaimedJob(this.ctx, job);
-      this.ctx.logger.info('render job ended', { durationMs: Math.round(performance.now() - started) });
+      await renderClaimedJob(ctx, job);
+      ctx.logger.info('render job ended', { durationMs: Math.round(performance.now() - started) });
     } catch (error) {
-      this.ctx.logger.error('render job interrupted; handed back to the queue', { error: error instanceof Error ? error.message : String(error) });
-      await handBackRender(this.ctx, job, handBackDelayMs(job.attempts)).catch(() => {});
+      ctx.logger.error('render job interrupted; handed back to the queue', { error: error instanceof Error ? error.message : String(error) });
+      await handBackRender(ctx, job, handBackDelayMs(job.attempts)).catch(() => {});
     }
   }
 

@@ -67,6 +67,13 @@ export interface ResolvedAsset {
   fontFamily?: string;
 }
 
+/** Where an engine logs one piece of work's lines. */
+export interface WorkLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
 /** What every piece of browser work takes besides its options. */
 interface EngineWork {
   /**
@@ -84,6 +91,8 @@ interface EngineWork {
 interface RenderWork extends EngineWork {
   /** Bulk work (group members) waits for a browser slot behind every single render. */
   bulk?: boolean;
+  /** Where the lines about this render go (the caller's, carrying the job's id); omitted: the engine's own logger. */
+  logger?: WorkLogger;
   /** Where the file comes from, written into its metadata (docs/render-report.md, Provenance). */
   provenance?: RenderProvenance;
 }

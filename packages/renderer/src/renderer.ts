@@ -132,6 +132,7 @@ export class Renderer implements RenderEngine {
       assets: input.assets,
       timeoutMs: input.timeoutMs ?? this.#renderTimeoutMs,
       bulk: input.bulk,
+      logger: input.logger,
       viewport,
       found,
       inspect: this.#inspectPages ? { javascript: input.javascript, ...inspect } : undefined,

@@ -59,16 +59,22 @@ describe('renderer logs', () => {
     expect(logged('render timed out')).toEqual([expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ code: 'render_timeout', timeoutMs: 1_000 }) })]);
   });
 
-  test('a network guard trip by layer and kind, without the URL or the document', async () => {
+  test('a network guard trip by layer and kind, without the URL or the document, to the job\'s own logger', async () => {
     const secret = 'customer-secret-4711';
     const html = `<h1>${secret}</h1><img src="http://tracker.example/${secret}.png?email=someone@example.com">`;
-    const error = await renderer.renderPdf(pdf(html)).catch((caught: unknown) => caught);
+    // the job's logger adds its id to each line, as the worker's does
+    const job: RendererLogger = {
+      info: (message, fields) => logger.info(message, { jobId: 'pdf_job', ...fields }),
+      warn: (message, fields) => logger.warn(message, { jobId: 'pdf_job', ...fields }),
+      error: (message, fields) => logger.error(message, { jobId: 'pdf_job', ...fields }),
+    };
+    const error = await renderer.renderPdf(pdf(html, { logger: job })).catch((caught: unknown) => caught);
     expect([(error as RenderError).category, (error as RenderError).code]).toEqual(['unsafe_asset', 'blocked_request']);
     // the worker logs this message with the job id, so it must be free of content too
     expect((error as RenderError).message).not.toContain(secret);
     // interception and the network observer both see the request; whichever reports first trips
     expect(logged('network guard tripped')).toEqual([
-      { level: 'warn', message: 'network guard tripped', fields: { code: 'blocked_request', layer: expect.stringMatching(/^(interception|observer)$/), kind: 'image' } },
+      { level: 'warn', message: 'network guard tripped', fields: { jobId: 'pdf_job', code: 'blocked_request', layer: expect.stringMatching(/^(interception|observer)$/), kind: 'image' } },
     ]);
     const everything = JSON.stringify(lines);
     for (const content of [secret, 'tracker.example', 'someone@example.com']) expect(everything).not.toContain(content);

@@ -83,6 +83,7 @@ function render(ctx: ServiceContext, job: ClaimedJob & { html: string }): Promis
     timeoutMs: ctx.config.renderTimeoutMs,
     bulk: job.bulk,
     provenance: provenanceOf(job),
+    logger: ctx.logger,
   };
   return options.kind === 'pdf' ? ctx.renderEngine.renderPdf({ ...options, ...work }) : ctx.renderEngine.renderImage({ ...options, ...work });
 }

@@ -13,6 +13,8 @@ export interface JobOptions {
   tenant: string;
   /** bulk work (group members) is granted a free slot only when no other job waits */
   bulk?: boolean;
+  /** where the job's lines go (carrying its id); omitted: the runner's logger */
+  logger?: RendererLogger;
 }
 
 export interface JobRunnerOptions {
@@ -82,7 +84,7 @@ export class JobRunner {
       const sandbox = await deadline.race(taking).catch((error: unknown) => {
         // a sandbox that opens after all is nobody's
         taking.then((late) => this.#stock.discardLate(late), () => undefined).catch(() => undefined);
-        if (deadline.expired) this.#logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
+        if (deadline.expired) (job.logger ?? this.#logger).warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
         throw error;
       });
       // the stock claimed the sandbox's browser already, so a drain cannot stop it now
@@ -94,7 +96,7 @@ export class JobRunner {
         settle.resolve(await deadline.race(work(prepared)));
         succeeded = true;
       } catch (error) {
-        if (deadline.expired) this.#logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
+        if (deadline.expired) (job.logger ?? this.#logger).warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
         settle.reject(browserFailure(error, instance));
       } finally {
         deadline.clear();

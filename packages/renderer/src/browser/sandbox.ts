@@ -26,6 +26,8 @@ export interface SandboxOptions {
   viewport: EffectiveViewport;
   /** waits for a pool slot behind every job that is not bulk */
   bulk?: boolean;
+  /** where the job's lines go (carrying its id); omitted: the renderer's logger */
+  logger?: RendererLogger;
   /** collects the render report's findings; omitted for work that has no report (adapt, layout facts) */
   found?: FindingsCollector;
   /** how the loaded page is inspected for the report (with found); omitted: not inspected */
@@ -99,10 +101,10 @@ export async function inSandbox<T>(
   const look = options.found && options.inspect ? { found: options.found, inspection: options.inspect } : undefined;
   let handOff: ((captured: T) => void) | undefined;
   const handedOff = new Promise<T>((resolve) => (handOff = resolve));
-  const run = pool.run({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk }, async (prepared) => {
+  const run = pool.run({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk, logger: options.logger }, async (prepared) => {
     const parts = prepared.extra as SandboxParts;
     const { page, session, violations, assets } = parts;
-    violations.renew();
+    violations.renew(options.logger);
     assets.current = options.assets;
     // what the page still does after its job ended belongs to no report
     parts.found.current = options.found;

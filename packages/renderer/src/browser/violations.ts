@@ -28,19 +28,22 @@ export type JobFindings = { current?: FindingsCollector };
 
 export class Violations {
   #first: RenderError | null = null;
-  readonly #logger: RendererLogger;
+  readonly #sandboxLogger: RendererLogger;
+  /** the current job's logger, or the sandbox's */
+  #logger!: RendererLogger;
   readonly #found: JobFindings;
   #tripped!: Promise<never>;
   #trip!: (error: RenderError) => void;
 
   constructor(logger: RendererLogger, found: JobFindings = {}) {
-    this.#logger = logger;
+    this.#sandboxLogger = logger;
     this.#found = found;
     this.renew();
   }
 
-  /** Starts over for the next job of a reused sandbox: nothing found yet. */
-  renew(): void {
+  /** Starts over for the next job of a reused sandbox: nothing found yet, its lines to `logger` (the job's) when given. */
+  renew(logger?: RendererLogger): void {
+    this.#logger = logger ?? this.#sandboxLogger;
     this.#first = null;
     this.#tripped = new Promise<never>((_, reject) => (this.#trip = reject));
     this.#tripped.catch(() => undefined); // observed through guard(); never unhandled
