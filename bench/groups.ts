@@ -1,5 +1,6 @@
 // The batch cell: a 200-row batch of the one-page invoice against 200 single renders of the same
-// saved template at concurrency 2 (half before the batch, half after it), and single renders' p50 while a batch drains against idle.
+// saved template at concurrency 2 (half before the batch, half after it), and single renders'
+// p50 while a batch drains against idle.
 import { invoiceHtml } from './fixtures.ts';
 import { measure, percentile } from './stats.ts';
 

@@ -67,7 +67,10 @@ export interface ResolvedAsset {
   fontFamily?: string;
 }
 
-/** Where an engine logs one piece of work's lines. */
+/**
+ * Where lines of the service's log go: the core's logger, the renderer's, and the one a caller
+ * hands the engine for one piece of work (its lines then carry the caller's ids).
+ */
 export interface WorkLogger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;

@@ -1,6 +1,7 @@
 // The renderer's own options and status. What it renders and answers (the render engine's
 // contract: options as stored with the job, inputs, outputs, RenderError) is @svc/contracts'
 // render-engine.ts, which Renderer implements.
+import type { WorkLogger } from '@svc/contracts';
 
 /**
  * Where the renderer reports what an operator should know: browser launches, restarts and
@@ -8,11 +9,7 @@
  * renderer does not depend on core. Fields never carry customer content (HTML,
  * URLs, data): only pids, counts, codes and fixed category names.
  */
-export interface RendererLogger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+export type RendererLogger = WorkLogger;
 
 export interface RendererOptions {
   /** default SVC_CHROMIUM_PATH, else Debian's headless shell (DEFAULT_CHROMIUM_PATH) */

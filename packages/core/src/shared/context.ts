@@ -1,3 +1,4 @@
+import type { WorkLogger } from '@svc/contracts';
 import type { Db } from '@svc/db';
 import type { AiProvider } from '../ports/ai-provider.ts';
 import type { CompletionWaiter } from '../ports/completion-waiter.ts';
@@ -6,11 +7,8 @@ import type { ObjectStorage } from '../ports/object-storage.ts';
 import type { RenderEngine } from '../ports/render-engine.ts';
 import type { ServiceConfig } from './config.ts';
 
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
+/** The service's logger: the shape the render engine takes too (WorkLogger). */
+export type Logger = WorkLogger;
 
 export type Clock = () => Date;
 

@@ -78,13 +78,14 @@ export class JobRunner {
     if (!release) return;
     // the deadline starts with the slot: opening the context counts, waiting in the queue does not
     const deadline = new Deadline(job.timeoutMs);
+    const logger = job.logger ?? this.#logger;
     try {
       if (this.#closed) throw new RenderError('internal_failure', 'renderer_closed');
       const taking = this.#stock.take(job.tenant);
       const sandbox = await deadline.race(taking).catch((error: unknown) => {
         // a sandbox that opens after all is nobody's
         taking.then((late) => this.#stock.discardLate(late), () => undefined).catch(() => undefined);
-        if (deadline.expired) (job.logger ?? this.#logger).warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
+        if (deadline.expired) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
         throw error;
       });
       // the stock claimed the sandbox's browser already, so a drain cannot stop it now
@@ -96,7 +97,7 @@ export class JobRunner {
         settle.resolve(await deadline.race(work(prepared)));
         succeeded = true;
       } catch (error) {
-        if (deadline.expired) (job.logger ?? this.#logger).warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
+        if (deadline.expired) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
         settle.reject(browserFailure(error, instance));
       } finally {
         deadline.clear();
