@@ -112,7 +112,7 @@ export class Renderer implements RenderEngine {
     try {
       const captured = await inSandbox(
         this.#pool,
-        this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, scale: 1, fonts: 'page' }),
+        { ...this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, scale: 1, fonts: 'page' }), drawn: true },
         (page, session) => found.time('capture_ms', () => captureImage(page, session, input.image, input.pages)),
       );
       const bytes = input.provenance ? stampImage(captured, input.image.format, input.image, input.provenance) : captured;

@@ -26,9 +26,32 @@ const SETTLE_FONTS = `(async () => {
 })()`;
 
 /**
+ * Without script a document's CSS animations and transitions move with the clock alone, so a
+ * capture would catch each wherever it happened to be (and a hidden page, see sandbox.ts,
+ * never starts them): each is settled before the capture, a finite one at its end, an endless
+ * one at its start. Those on another timeline (scroll-driven ones follow the scroll position,
+ * which nothing changes) are left alone. Plain source, run with script off.
+ */
+const SETTLE_ANIMATIONS = `(() => {
+  for (const animation of document.getAnimations()) {
+    if (animation.timeline !== document.timeline) continue;
+    try {
+      if (Number.isFinite(animation.effect.getComputedTiming().endTime)) animation.finish();
+      else {
+        animation.pause();
+        animation.currentTime = 0;
+      }
+    } catch {
+      // one that cannot be settled is captured as it is
+    }
+  }
+})()`;
+
+/**
  * What follows the load of a document without script, in one evaluation in the isolated world
- * (one DevTools round trip where it was five): fonts settled, images decoded, text fitted, and
- * the finished document's resource hints read for the sandbox's audit (resource-hints.ts).
+ * (one DevTools round trip where it was five): fonts settled, animations settled, images
+ * decoded, text fitted, and the finished document's resource hints read for the sandbox's
+ * audit (resource-hints.ts).
  * Only images whose load ended are decoded: with script off, nothing starts loading after the
  * load event, and an image that never started (loading="lazy" outside the viewport) would
  * never decode. Answers the time the fonts took, the fitting's problems and the hints.
@@ -37,6 +60,7 @@ const PREPARE_WITHOUT_SCRIPT = `(async ({ limit, fit }) => {
   const started = performance.now();
   await ${SETTLE_FONTS};
   const fontsMs = performance.now() - started;
+  ${SETTLE_ANIMATIONS};
   const images = [...document.images].filter((image) => image.complete).slice(0, limit);
   await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
   const problems = (${FIT_TEXT})(fit);

@@ -34,6 +34,8 @@ export interface SandboxOptions {
   inspect?: PageInspection;
   /** what the capture asks of the finished document, answered with the load when it can be (load-content.ts) */
   question?: PageQuestion;
+  /** the capture is a picture of the page as drawn (an image), so the page is shown while it loads; see showPage */
+  drawn?: boolean;
 }
 
 /** Most jobs ask for the default viewport, so a sandbox is made ready with it already set. */
@@ -46,6 +48,10 @@ interface SandboxParts {
   scripted: boolean;
   /** whether the document still holds the last job's content, left for the next load or for tidySandbox */
   holdsContent: boolean;
+  /** whether the page's window is shown (see showPage); a sandbox is made ready hidden */
+  shown: boolean;
+  /** the page's window, for showPage */
+  windowId: number;
   session: CDPSession;
   violations: Violations;
   assets: { current?: AssetResolver };
@@ -57,7 +63,7 @@ let unsharedJobs = 0;
 
 /**
  * Opens a sandbox ahead of its job: a tripwire, a fresh context whose only proxy is that
- * tripwire, and an isolated blank page with script off. Nothing of any job is in it yet.
+ * tripwire, and an isolated blank page with script off, hidden. Nothing of any job is in it yet.
  */
 export async function prepareSandbox(browser: Browser, logger: RendererLogger): Promise<Prepared<SandboxParts>> {
   const found: JobFindings = {};
@@ -73,8 +79,11 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
     const assets: { current?: AssetResolver } = {};
     try {
       const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations, found });
-      await setViewport(page, PREPARED_VIEWPORT);
-      return { context, extra: { page, session, violations, assets, found, viewport: PREPARED_VIEWPORT, scripted: false, holdsContent: false }, dispose: () => tripwire.close() };
+      const [{ windowId }] = await Promise.all([session.send('Browser.getWindowForTarget'), setViewport(page, PREPARED_VIEWPORT)]);
+      const parts: SandboxParts = { page, session, violations, assets, found, viewport: PREPARED_VIEWPORT, scripted: false, holdsContent: false, shown: true, windowId };
+      // most jobs print a PDF without script, which needs no drawing
+      await showPage(parts, false);
+      return { context, extra: parts, dispose: () => tripwire.close() };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
@@ -113,6 +122,9 @@ export async function inSandbox<T>(
       // the last job's document goes before script may run or the layout changes (loading alone replaces it)
       if (parts.holdsContent && (options.javascript === 'enabled' || !sameViewport(parts.viewport, options.viewport))) await emptyDocument(parts);
       parts.holdsContent = true;
+      // shown before any script runs: script sees a visible page, as in a browser's front tab
+      const shown = options.javascript === 'enabled' || options.drawn === true;
+      if (parts.shown !== shown) await showPage(parts, shown);
       if (options.javascript === 'enabled') {
         parts.scripted = true;
         await enableJavascript(page, violations);
@@ -253,6 +265,21 @@ async function navigateAway(parts: SandboxParts): Promise<PageState> {
   parts.holdsContent = false;
   // window.name belongs to the browsing context, not the document: it outlives the navigation
   return (await page.evaluate(CLEAR_AND_DESCRIBE)) as PageState;
+}
+
+/**
+ * Shows or hides the page by its window's state (minimized is hidden). A shown page is drawn
+ * after every change, for nobody when the job prints a PDF: a kept sandbox would draw its last
+ * document once more, a new one its first (raw puppeteer's fresh context closes before either).
+ * So a page stays hidden unless its job captures a picture of it or runs script (which may wait
+ * for animation frames, which a hidden page never gets, or read document.visibilityState).
+ * Without script nothing in the document can tell: its CSS animations are settled before the
+ * capture either way (load-content.ts), images and fonts load and decode alike, and printing
+ * lays the document out itself.
+ */
+async function showPage(parts: SandboxParts, shown: boolean): Promise<void> {
+  await parts.session.send('Browser.setWindowBounds', { windowId: parts.windowId, bounds: { windowState: shown ? 'normal' : 'minimized' } });
+  parts.shown = shown;
 }
 
 function setViewport(page: Page, viewport: EffectiveViewport): Promise<void> {
