@@ -5,10 +5,10 @@
 // printed a PDF without script (printed from a hidden page). Checked on the output: the colour
 // where the boxes are, the text the script wrote.
 import { execFileSync } from 'node:child_process';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { JavascriptMode } from '@svc/contracts';
 import { Renderer } from '../src/index.ts';
+import { colourAt, paintedAt } from './support/pixels.ts';
 
 let renderer: Renderer;
 
@@ -41,15 +41,6 @@ const pdf = (account: string, html: string, javascript: JavascriptMode = 'disabl
 const image = (account: string, html: string, javascript: JavascriptMode = 'disabled') =>
   renderer.renderImage({ account, html, javascript, image: { format: 'png', ...SIZE } });
 
-/** The colour at (x, y) as a fraction of the picture's width and height. */
-async function colourAt(png: Uint8Array, fx: number, fy: number): Promise<number[]> {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const offset = (Math.floor(fy * info.height) * info.width + Math.floor(fx * info.width)) * info.channels;
-  return [...data.subarray(offset, offset + 3)];
-}
-
-const firstPage = (bytes: Uint8Array) => execFileSync('pdftoppm', ['-r', '36', '-f', '1', '-l', '1', '-png', '-'], { input: bytes });
-
 const pdfText = (bytes: Uint8Array) => execFileSync('pdftotext', ['-layout', '-', '-'], { input: bytes }).toString();
 
 /** Close enough to the colour to tell it from the others in play (PDF rasterisation rounds a little). */
@@ -63,9 +54,9 @@ const BLUE = [0, 0, 255];
 describe('CSS animations without script are settled before the capture', () => {
   test('a PDF shows a finite animation at its end and an endless one at its start, in a new sandbox and in a kept one', async () => {
     for (const round of ['new sandbox', 'kept sandbox']) {
-      const page = firstPage((await pdf('animations-pdf', ANIMATED)).bytes);
-      expect(near(await colourAt(page, 0.25, 0.5), GREEN), `${round}: finite`).toBe(true);
-      expect(near(await colourAt(page, 0.75, 0.5), BLUE), `${round}: endless`).toBe(true);
+      const { bytes } = await pdf('animations-pdf', ANIMATED);
+      expect(near(await paintedAt(bytes, 0.25, 0.5), GREEN), `${round}: finite`).toBe(true);
+      expect(near(await paintedAt(bytes, 0.75, 0.5), BLUE), `${round}: endless`).toBe(true);
     }
   });
 
@@ -80,8 +71,8 @@ describe('CSS animations without script are settled before the capture', () => {
   });
 
   test("with script on the document's animations are its own: the finite one is far from its end", async () => {
-    const page = firstPage((await pdf('animations-script', ANIMATED, 'enabled')).bytes);
-    expect(near(await colourAt(page, 0.25, 0.5), GREEN)).toBe(false);
+    const { bytes } = await pdf('animations-script', ANIMATED, 'enabled');
+    expect(near(await paintedAt(bytes, 0.25, 0.5), GREEN)).toBe(false);
   });
 });
 

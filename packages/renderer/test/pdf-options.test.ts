@@ -1,10 +1,10 @@
 // PDF geometry and print options of the render request rules, checked the way a person would: pdfinfo for the
 // page size and count, pdftotext for text and its position, pdftoppm for what is painted.
 import { execFileSync } from 'node:child_process';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RenderError, type PdfOptions } from '@svc/contracts';
 import { Renderer } from '../src/index.ts';
+import { paintedAt } from './support/pixels.ts';
 
 let renderer: Renderer;
 
@@ -41,13 +41,6 @@ function firstWordBox(bytes: Buffer): { xMin: number; yMin: number; xMax: number
   return { xMin: Number(match?.[1]), yMin: Number(match?.[2]), xMax: Number(match?.[3]) };
 }
 
-/** RGB of the pixel at a fraction of the first page, rasterised at 20 dpi. */
-async function paintedAt(bytes: Buffer, fx: number, fy: number): Promise<number[]> {
-  const png = execFileSync('pdftoppm', ['-r', '20', '-f', '1', '-l', '1', '-png', '-'], { input: bytes });
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const offset = (Math.floor(fy * info.height) * info.width + Math.floor(fx * info.width)) * info.channels;
-  return [...data.subarray(offset, offset + 3)];
-}
 
 const mm = (value: number) => (value / 25.4) * 72;
 
