@@ -21,6 +21,8 @@ export interface IsolationOptions {
   violations: Violations;
   /** the collector of the job being served (brand kit fonts it loads are recorded there) */
   found: JobFindings;
+  /** open the page in a minimized window, never drawn until it is shown (see showPage in sandbox.ts) */
+  hidden: boolean;
 }
 
 export interface IsolatedPage {
@@ -35,7 +37,7 @@ const FOREIGN_TARGETS = new Set(['page', 'background_page', 'service_worker', 's
 
 export async function openIsolatedPage(context: BrowserContext, options: IsolationOptions): Promise<IsolatedPage> {
   const { violations } = options;
-  const page = await context.newPage();
+  const page = await context.newPage(options.hidden ? { type: 'window', windowBounds: { windowState: 'minimized' } } : undefined);
   // registered after our own page exists: any later page in this context is a popup
   context.on('targetcreated', (target: Target) => {
     if (target !== page.target() && FOREIGN_TARGETS.has(target.type())) violations.record('blocked_request', { layer: 'target', kind: target.type(), url: target.url() });
