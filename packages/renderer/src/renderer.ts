@@ -20,7 +20,7 @@ import { adaptCanvas } from './canvas/adapt-canvas.ts';
 import { measureLayout } from './canvas/measure-layout.ts';
 import { checkPageSelection } from './canvas/select-canvas-pages.ts';
 import { stampImage } from './image/provenance.ts';
-import { captureImage, prepareImage } from './image/render-image.ts';
+import { captureImage, compressPng, prepareImage } from './image/render-image.ts';
 import { beforePrint, capturePdf, preparePdf } from './pdf/render-pdf.ts';
 import { postProcessPdf } from './pdf/post-process.ts';
 import { FindingsCollector } from './report/findings-collector.ts';
@@ -115,7 +115,11 @@ export class Renderer implements RenderEngine {
         { ...this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, scale: 1, fonts: 'page' }), drawn: true },
         (page, session) => found.time('capture_ms', () => captureImage(page, session, input.image, input.pages)),
       );
-      const bytes = input.provenance ? stampImage(captured, input.image.format, input.image, input.provenance) : captured;
+      // outside the pool slot, as a PDF's post-processing
+      const bytes = await found.time('post_process_ms', async () => {
+        const encoded = input.image.format === 'png' ? await compressPng(captured) : captured;
+        return input.provenance ? stampImage(encoded, input.image.format, input.image, input.provenance) : encoded;
+      });
       await found.complete();
       return { bytes, mediaType: `image/${input.image.format}`, findings: found.findings };
     } catch (error) {

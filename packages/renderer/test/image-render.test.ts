@@ -1,9 +1,10 @@
 // Images: exact pixel size, real format, quality, transparency, and a single canvas page's
 // region; all read back with sharp.
+import puppeteer from 'puppeteer-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { RenderError, type EffectiveImageOptions } from '@svc/contracts';
-import { Renderer } from '../src/index.ts';
+import { DEFAULT_CHROMIUM_PATH, headlessMode, Renderer } from '../src/index.ts';
 
 let renderer: Renderer;
 
@@ -69,6 +70,37 @@ test('transparent png and webp keep an unpainted background clear; otherwise it 
   }
   const opaque = await render({ format: 'png', width: 320, height: 200 }, html);
   expect(await rgbaAt(opaque.bytes, 300, 180)).toEqual([255, 255, 255, 255]);
+});
+
+test("a png holds exactly the pixels Chromium drew; a picture with gradients takes fewer bytes than Chromium's own png", async () => {
+  // no text, so that nothing depends on the service's font configuration: a gradient, soft
+  // shadows and translucent anti-aliased shapes
+  const html = `<body style="margin:0;background:linear-gradient(135deg,#1e3c72,#2a5298)">
+    <div style="margin:40px;width:300px;height:200px;border-radius:40px;background:rgba(255,200,0,0.6);box-shadow:0 10px 40px rgba(0,0,0,0.5)"></div>
+    <svg width="400" height="200"><circle cx="100" cy="100" r="80" fill="rgba(0,255,128,0.4)"/><path d="M200 10 L390 190 L210 150 Z" fill="#f0a"/></svg></body>`;
+  const plain = '<div style="margin:40px;width:300px;height:200px;border-radius:40px;background:rgba(0,128,255,0.5)"></div>';
+  const executablePath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
+  const browser = await puppeteer.launch({ executablePath, headless: headlessMode(executablePath), args: ['--no-sandbox', '--disable-gpu', '--font-render-hinting=none'] });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 800, height: 500 });
+    for (const [document, transparent, smaller] of [
+      [html, false, true],
+      // a flat shape compresses about as well either way
+      [plain, true, false],
+    ] as const) {
+      await page.setContent(document, { waitUntil: 'load' });
+      const chromium = Buffer.from(await page.screenshot({ type: 'png', omitBackground: transparent }));
+      const service = (await render({ format: 'png', width: 800, height: 500, transparent }, document)).bytes;
+      const [drawn, served] = await Promise.all([chromium, service].map((bytes) => sharp(bytes).raw().toBuffer({ resolveWithObject: true })));
+      expect(served!.info.channels).toBe(transparent ? 4 : 3);
+      expect(served!.info.channels).toBe(drawn!.info.channels);
+      expect(served!.data.equals(drawn!.data)).toBe(true);
+      if (smaller) expect(service.length).toBeLessThan(chromium.length * 0.75);
+    }
+  } finally {
+    await browser.close();
+  }
 });
 
 describe('one canvas page', () => {
