@@ -7,8 +7,12 @@ import { rawRenderer } from './raw.ts';
 import { machineBusyMs, perRender, processTree, rssMib } from './processes.ts';
 import { percentile } from './stats.ts';
 
-/** Renders per side and fixture (after one warm-up render); BENCH_LARGE_RUNS. */
-const runs = Number(process.env.BENCH_LARGE_RUNS ?? 3);
+/**
+ * Renders per side and fixture (after one warm-up render); BENCH_LARGE_RUNS. Five: one print
+ * of the 200-page table takes 4.4 to 6.1 s on the same page, so a median of three moved its
+ * svc/raw by a fifth from run to run.
+ */
+const runs = Number(process.env.BENCH_LARGE_RUNS ?? 5);
 /** How often memory is sampled while the renders run. */
 const sampleEveryMs = 100;
 
