@@ -75,7 +75,8 @@ describe('render report', () => {
     expect(report.output).toEqual({ media_type: 'image/png', byte_size: file.bytes.byteLength, pages: null, width: info.width, height: info.height });
     expect(report.output).toMatchObject({ width: 320, height: 200 });
     expect(report.status).toBe('succeeded');
-    expectStageTimes(report, ['queue_wait_ms', 'storage_ms']);
+    // a PNG's compression after the capture is its post-processing
+    expectStageTimes(report, ['queue_wait_ms', 'content_load_ms', 'capture_ms', 'post_process_ms', 'storage_ms']);
   });
 
   it('reports text that reached its minimum size and still overflows, on a render that succeeds', async () => {
