@@ -5,6 +5,7 @@
 // printed a PDF without script (printed from a hidden page). Checked on the output: the colour
 // where the boxes are, the text the script wrote.
 import { execFileSync } from 'node:child_process';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { JavascriptMode } from '@svc/contracts';
 import { Renderer } from '../src/index.ts';
@@ -98,4 +99,19 @@ describe('a page that runs script is shown', () => {
     expect(near(await colourAt(drawn.bytes, 0.5, 0.5), BLUE)).toBe(true);
     expect(pdfText((await pdf('frames-kept', FRAME, 'enabled')).bytes)).toContain('frame in a visible page');
   });
+});
+
+test('a PDF without script prints its raster images from a page never shown, in a new sandbox and in a kept one', async () => {
+  // a PNG of green and blue halves: in a page never drawn decode() never settles, so the
+  // preparation leaves decoding to printing
+  const halves = await sharp({ create: { width: 200, height: 100, channels: 3, background: { r: 0, g: 160, b: 0 } } })
+    .composite([{ input: { create: { width: 100, height: 100, channels: 3, background: { r: 0, g: 0, b: 255 } } }, left: 100, top: 0 }])
+    .png()
+    .toBuffer();
+  const html = `<body style="margin:0"><img src="data:image/png;base64,${halves.toString('base64')}" style="display:block;width:400px;height:200px"></body>`;
+  for (const round of ['new sandbox', 'kept sandbox']) {
+    const { bytes } = await pdf('raster-pdf', html);
+    expect(near(await paintedAt(bytes, 0.25, 0.5), GREEN), `${round}: left half`).toBe(true);
+    expect(near(await paintedAt(bytes, 0.75, 0.5), BLUE), `${round}: right half`).toBe(true);
+  }
 });

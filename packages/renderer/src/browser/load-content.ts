@@ -54,14 +54,17 @@ const SETTLE_ANIMATIONS = `(() => {
  * audit (resource-hints.ts).
  * Only images whose load ended are decoded: with script off, nothing starts loading after the
  * load event, and an image that never started (loading="lazy" outside the viewport) would
- * never decode. Answers the time the fonts took, the fitting's problems and the hints.
+ * never decode. And only in a shown page (an image's): a hidden one (a PDF's, see sandbox.ts)
+ * may never have been drawn, and then has nothing to decode with (decode() never settles);
+ * printing decodes every image it draws itself. Answers the time the fonts took, the
+ * fitting's problems and the hints.
  */
 const PREPARE_WITHOUT_SCRIPT = `(async ({ limit, fit }) => {
   const started = performance.now();
   await ${SETTLE_FONTS};
   const fontsMs = performance.now() - started;
   ${SETTLE_ANIMATIONS};
-  const images = [...document.images].filter((image) => image.complete).slice(0, limit);
+  const images = document.visibilityState === 'visible' ? [...document.images].filter((image) => image.complete).slice(0, limit) : [];
   await Promise.all(images.map((image) => image.decode().catch(() => undefined)));
   const problems = (${FIT_TEXT})(fit);
   return { fontsMs, problems, hints: (${READ_RESOURCE_HINTS})() };
