@@ -71,8 +71,9 @@ const PNG_OUTPUT = { compressionLevel: 6, adaptiveFiltering: false } as const;
  * or RGBA for a transparent image). Chromium's own compression of a PNG costs most of an image
  * render's browser time (a 1280x720 gradient: 138 ms of browser CPU for 280 KB), its fast
  * encoding a third of that (39 ms, 681 KB), and sharp's compression of the result 26 ms for
- * 106 KB: each PNG costs less than half as much and is smaller. Run after the capture, outside
- * the sandbox's pool slot. JPEG and WebP gain nothing from it and keep Chromium's encoding.
+ * 106 KB: a PNG costs less than half as much, and most come out smaller (a flat picture can
+ * be a few percent larger). Run after the capture, outside the sandbox's pool slot. JPEG and
+ * WebP gain nothing from it and keep Chromium's encoding.
  */
 export async function compressPng(bytes: Buffer): Promise<Buffer> {
   return sharp(bytes).png(PNG_OUTPUT).toBuffer();
