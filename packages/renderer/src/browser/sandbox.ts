@@ -274,8 +274,8 @@ async function navigateAway(parts: SandboxParts): Promise<PageState> {
  * So a page stays hidden unless its job captures a picture of it or runs script (which may wait
  * for animation frames, which a hidden page never gets, or read document.visibilityState).
  * Without script nothing in the document can tell: its CSS animations are settled before the
- * capture either way (load-content.ts), images and fonts load and decode alike, and printing
- * lays the document out itself.
+ * capture either way (load-content.ts), images and fonts load alike, and printing decodes
+ * the images it draws and lays the document out itself.
  */
 async function showPage(parts: SandboxParts, shown: boolean): Promise<void> {
   await parts.session.send('Browser.setWindowBounds', { windowId: parts.windowId, bounds: { windowState: shown ? 'normal' : 'minimized' } });
