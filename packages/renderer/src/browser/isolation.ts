@@ -21,8 +21,6 @@ export interface IsolationOptions {
   violations: Violations;
   /** the collector of the job being served (brand kit fonts it loads are recorded there) */
   found: JobFindings;
-  /** open the page in a minimized window, never drawn until it is shown (see showPage in sandbox.ts) */
-  hidden: boolean;
 }
 
 export interface IsolatedPage {
@@ -37,7 +35,8 @@ const FOREIGN_TARGETS = new Set(['page', 'background_page', 'service_worker', 's
 
 export async function openIsolatedPage(context: BrowserContext, options: IsolationOptions): Promise<IsolatedPage> {
   const { violations } = options;
-  const page = await context.newPage(options.hidden ? { type: 'window', windowBounds: { windowState: 'minimized' } } : undefined);
+  // in a minimized window: hidden, never drawn until the sandbox shows it (showPage in sandbox.ts)
+  const page = await context.newPage({ type: 'window', windowBounds: { windowState: 'minimized' } });
   // registered after our own page exists: any later page in this context is a popup
   context.on('targetcreated', (target: Target) => {
     if (target !== page.target() && FOREIGN_TARGETS.has(target.type())) violations.record('blocked_request', { layer: 'target', kind: target.type(), url: target.url() });

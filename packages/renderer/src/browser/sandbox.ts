@@ -80,7 +80,7 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
     try {
       // hidden from the start: most jobs print a PDF without script, which needs no drawing, and
       // a page opened shown draws its blank document first
-      const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations, found, hidden: true });
+      const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations, found });
       const [{ windowId }] = await Promise.all([session.send('Browser.getWindowForTarget'), setViewport(page, PREPARED_VIEWPORT)]);
       const parts: SandboxParts = { page, session, violations, assets, found, viewport: PREPARED_VIEWPORT, scripted: false, holdsContent: false, shown: false, windowId };
       return { context, extra: parts, dispose: () => tripwire.close() };
