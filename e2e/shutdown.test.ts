@@ -47,7 +47,16 @@ describe('stopping npm start', () => {
       // a synchronous render whose page keeps the browser busy for a moment
       const html = '<script>const end = Date.now() + 1500; while (Date.now() < end) {}</script><h1>Rendered through shutdown</h1>';
       const rendering = apiAt(`http://127.0.0.1:${port}`, '/v1/pdf', { method: 'POST', key: apiKey, body: { html, javascript: { mode: 'enabled' } } });
-      await untilRenderRuns(`postgres://postgres:svc-embedded@127.0.0.1:${pgPort}/svc`);
+      // an answer before the job was seen running (a refusal, an early failure) ends the wait
+      // with what the client got and what the service said
+      const answeredEarly = rendering.then((answer) => {
+        throw new Error(`the render answered ${answer.status} before it was seen running: ${JSON.stringify(answer.body)}\n${output.slice(-4000)}`);
+      });
+      const running = untilRenderRuns(`postgres://postgres:svc-embedded@127.0.0.1:${pgPort}/svc`);
+      for (const each of [answeredEarly, running]) each.catch(() => {});
+      await Promise.race([running, answeredEarly]).catch((error: unknown) => {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.slice(-4000)}`);
+      });
       const started = descendants(service.pid!);
       expect(started.some((proc) => proc.args.includes('postgres') && proc.args.includes(String(pgPort)))).toBe(true);
       expect(started.some((proc) => proc.args.includes('chromium'))).toBe(true);
@@ -65,13 +74,14 @@ describe('stopping npm start', () => {
       if (service.exitCode === null) process.kill(-service.pid!, 'SIGKILL');
       await removeDataDir(dataDir);
     }
-  }, 240_000);
+  }, 420_000);
 });
 
 async function untilRenderRuns(url: string) {
   const db = createDb({ url, poolSize: 1 });
   try {
-    await until(async () => (await db.renderJob.count({ where: { status: 'running' } })) === 1);
+    // the worker starts its browser while the web answers: on a busy machine that takes a while
+    await until(async () => (await db.renderJob.count({ where: { status: 'running' } })) === 1, 150_000);
   } finally {
     await db.$disconnect();
   }
