@@ -154,10 +154,7 @@ describe('an account reuses its warm sandbox, and nothing of one job reaches the
     expect([(crash as RenderError).category, (crash as RenderError).code]).toEqual(['resource_limit', 'page_crashed']);
     // the crashed process frees gigabytes on its way out, which on a slow machine can outlast the
     // next job and outspend its renderer: the next job starts once it is gone
-    for (const deadline = Date.now() + 60_000; rendererProcesses().includes(before.pid); ) {
-      if (Date.now() > deadline) throw new Error(`the crashed renderer ${before.pid} is still running`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await expect.poll(() => rendererProcesses().includes(before.pid), { timeout: 60_000, interval: 100 }).toBe(false);
     const after = await processOf(job('account-c', '<p>B-AFTER-CRASH</p>'));
     expect(after.text).toContain('B-AFTER-CRASH');
     expect(after.pid).not.toBe(before.pid);
