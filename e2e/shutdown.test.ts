@@ -44,19 +44,23 @@ describe('stopping npm start', () => {
       expect(signIn.status).toBe(303);
       expect(signIn.headers.get('set-cookie')).toMatch(/^__Host-svc_session=/);
 
-      // a synchronous render whose page keeps the browser busy for a moment
-      const html = '<script>const end = Date.now() + 1500; while (Date.now() < end) {}</script><h1>Rendered through shutdown</h1>';
+      // the watch on the job is connected before the render is sent, so it cannot start late
+      const jobs = await watchJobs(`postgres://postgres:svc-embedded@127.0.0.1:${pgPort}/svc`);
+      // a synchronous render whose page keeps the browser busy for a few seconds
+      const html = '<script>const end = Date.now() + 4000; while (Date.now() < end) {}</script><h1>Rendered through shutdown</h1>';
       const rendering = apiAt(`http://127.0.0.1:${port}`, '/v1/pdf', { method: 'POST', key: apiKey, body: { html, javascript: { mode: 'enabled' } } });
       // an answer before the job was seen running (a refusal, an early failure) ends the wait
       // with what the client got and what the service said
       const answeredEarly = rendering.then((answer) => {
         throw new Error(`the render answered ${answer.status} before it was seen running: ${JSON.stringify(answer.body)}`);
       });
-      const running = untilRenderRuns(`postgres://postgres:svc-embedded@127.0.0.1:${pgPort}/svc`);
+      const running = jobs.untilOneRuns();
       for (const each of [answeredEarly, running]) each.catch(() => {});
-      await Promise.race([running, answeredEarly]).catch((error: unknown) => {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.slice(-4000)}`);
-      });
+      await Promise.race([running, answeredEarly])
+        .catch((error: unknown) => {
+          throw new Error(`${error instanceof Error ? error.message : String(error)}\n${output.slice(-4000)}`);
+        })
+        .finally(() => jobs.close());
       const started = descendants(service.pid!);
       expect(started.some((proc) => proc.args.includes('postgres') && proc.args.includes(String(pgPort)))).toBe(true);
       expect(started.some((proc) => proc.args.includes('chromium'))).toBe(true);
@@ -77,12 +81,12 @@ describe('stopping npm start', () => {
   }, 420_000);
 });
 
-async function untilRenderRuns(url: string) {
+async function watchJobs(url: string) {
   const db = createDb({ url, poolSize: 1 });
-  try {
+  await db.renderJob.count();
+  return {
     // the worker starts its browser while the web answers: on a busy machine that takes a while
-    await until(async () => (await db.renderJob.count({ where: { status: 'running' } })) === 1, 150_000);
-  } finally {
-    await db.$disconnect();
-  }
+    untilOneRuns: () => until(async () => (await db.renderJob.count({ where: { status: 'running' } })) === 1, 150_000),
+    close: () => db.$disconnect(),
+  };
 }
