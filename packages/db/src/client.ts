@@ -68,8 +68,8 @@ export type RunStatement = <R>(sql: Prisma.Sql) => Promise<R[]>;
  * transaction, committed at the Sync or rolled back when either fails. Each statement reads
  * with a snapshot of its own (READ COMMITTED), so a lock `first` takes is held while `sql`
  * reads what other transactions committed before it. Where BEGIN with the lock, the statement
- * and COMMIT cost three round trips, this costs one. `sql` is named and prepared once per
- * connection as queryRows' statements are; a Db without a pool of its own runs both in
+ * and COMMIT cost three round trips, this costs one. Both statements are named and prepared
+ * once per connection as queryRows' statements are; a Db without a pool of its own runs both in
  * `$transaction`.
  */
 export async function queryAfter<R>(db: Db, first: Prisma.Sql, sql: Prisma.Sql): Promise<R[]> {
@@ -80,7 +80,7 @@ export async function queryAfter<R>(db: Db, first: Prisma.Sql, sql: Prisma.Sql):
   const cut = (error: Error) => (broken = error);
   client.on('error', cut);
   try {
-    return (await client.query(new TwoStatements(first, driverQuery(own, sql)) as unknown as pg.QueryConfig)) as unknown as R[];
+    return (await client.query(new TwoStatements(driverQuery(own, first), driverQuery(own, sql)) as unknown as pg.QueryConfig)) as unknown as R[];
   } catch (error) {
     // a failure here is rare (the statements' own refusals come as rows): the connection,
     // perhaps cut by the server with this very error, leaves the pool
@@ -93,13 +93,16 @@ export async function queryAfter<R>(db: Db, first: Prisma.Sql, sql: Prisma.Sql):
 }
 
 /**
- * A first statement for queryAfter: the transaction commits without waiting for its WAL to
- * reach the disk (synchronous_commit off for it alone). A crash of the database within a
- * moment of the commit (the WAL writer flushes within a fraction of a second) may undo it,
- * never a later transaction's: a synchronous commit after it flushes it too. For writes a
- * crash may undo harmlessly: a rate-limit token, a claim that recovery hands out again.
+ * An expression for a statement's select list that has its transaction commit without waiting
+ * for its WAL to reach the disk (synchronous_commit off until the transaction ends), evaluated
+ * (as true) wherever the statement answers a row. A crash of the database within a moment of
+ * the commit (the WAL writer flushes within a fraction of a second) may undo it, never a later
+ * transaction's: a synchronous commit after it flushes it too. For writes a crash may undo
+ * harmlessly: a rate-limit token, a claim that recovery hands out again. An expression, not a
+ * `SET LOCAL` statement before it: one statement fewer, and no warning (SET LOCAL outside a
+ * transaction block warns, though the extended protocol's implicit transaction honours it).
  */
-export const commitWithoutFlush: Prisma.Sql = Prisma.sql`SET LOCAL synchronous_commit TO off`;
+export const commitWithoutFlush: Prisma.Sql = Prisma.sql`set_config('synchronous_commit', 'off', true) IS NOT NULL`;
 
 /** Parts of node-postgres its typings leave out: the result that parses rows, and the value mapper of Bind. */
 const driver = pg as unknown as {
@@ -125,12 +128,14 @@ interface ProtocolConnection {
  * interface, as pg-cursor's): the client hands it the connection to write to and then every
  * message of the answer until ReadyForQuery. A named second statement's Parse goes first, so
  * the first ParseComplete the client sees, which it takes as this object's (name and text), is
- * that statement's; the first statement is unnamed and parsed each time.
+ * that statement's. Both are recorded as parsed here when their Parse is sent (the client
+ * would record only the second, at its ParseComplete): any error discards the connection,
+ * and its record with it, as queryAfter releases a connection that failed.
  */
 class TwoStatements {
   readonly name: string | undefined;
   readonly text: string;
-  readonly #first: Prisma.Sql;
+  readonly #first: pg.QueryConfig;
   readonly #second: pg.QueryConfig;
   readonly #result = new driver.Result();
   #completed = 0;
@@ -138,7 +143,7 @@ class TwoStatements {
   readonly #answer: Promise<unknown[]>;
   #settle!: { resolve: (rows: unknown[]) => void; reject: (error: unknown) => void };
 
-  constructor(first: Prisma.Sql, second: pg.QueryConfig) {
+  constructor(first: pg.QueryConfig, second: pg.QueryConfig) {
     this.#first = first;
     this.#second = second;
     this.name = second.name;
@@ -158,9 +163,17 @@ class TwoStatements {
       // a named second statement is parsed first (see above); an unnamed one after the first
       // statement ran, as each Parse of the unnamed statement replaces the one before
       const parse = connection.parsedStatements[name] === text ? null : { text, name, types: [] };
-      if (parse && name) connection.parse(parse);
-      connection.parse({ text: this.#first.text, name: '', types: [] });
-      connection.bind({ statement: '', values: this.#first.values, valueMapper: prepareValue });
+      if (parse && name) {
+        connection.parse(parse);
+        connection.parsedStatements[name] = text;
+      }
+      // the first statement may be the second's text again, and then its name too
+      const { name: firstName = '', text: firstText, values: firstValues = [] } = this.#first;
+      if (!firstName || connection.parsedStatements[firstName] !== firstText) {
+        connection.parse({ text: firstText, name: firstName, types: [] });
+        if (firstName) connection.parsedStatements[firstName] = firstText;
+      }
+      connection.bind({ statement: firstName, values: firstValues, valueMapper: prepareValue });
       connection.execute({ portal: '', rows: 0 });
       if (parse && !name) connection.parse(parse);
       connection.bind({ statement: name, values, valueMapper: prepareValue });

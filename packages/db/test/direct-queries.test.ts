@@ -2,7 +2,7 @@
 // the driver's types, and two statements as one transaction in one round trip, which commits
 // or rolls back as a whole, holds the first one's lock while the second reads, and leaves the
 // connection usable whatever failed.
-import { createDb, type Db, Prisma, queryAfter, queryRows } from '@svc/db';
+import { commitWithoutFlush, createDb, type Db, Prisma, queryAfter, queryRows } from '@svc/db';
 import { cloneTemplate, dropDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
@@ -47,11 +47,16 @@ describe('statements through the driver', () => {
     for (let round = 0; round < 3; round++) expect(await queryRows(db, Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
   });
 
-  it('runs the same pair many times: the second statement prepared once per connection', async () => {
+  it('runs the same pair many times: both statements prepared once per connection, whatever failed between', async () => {
+    const lock = (round: number) => Prisma.sql`SELECT ${`lock-${round}`}::text AS lock`;
+    const prepared = Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = ${lock(0).text}`;
     for (let round = 0; round < 8; round++) {
-      const [row] = await queryAfter<{ n: number }>(db, Prisma.sql`SELECT ${'lock'}::text`, Prisma.sql`SELECT ${round}::int * 2 AS n`);
+      const [row] = await queryAfter<{ n: number }>(db, lock(round), Prisma.sql`SELECT ${round}::int * 2 AS n`);
       expect(row).toEqual({ n: round * 2 });
+      // a failure discards its connection, and what it had prepared: the next pair prepares again
+      if (round === 4) await expect(queryAfter(db, lock(round), Prisma.sql`SELECT 1 / ${0}::int`)).rejects.toThrow(/division by zero/);
     }
+    for (let round = 0; round < 4; round++) expect(await queryAfter(db, lock(round), prepared)).toEqual([{ n: 1 }]);
   });
 
   it("holds the first statement's lock while the second reads, with a snapshot taken after the lock", async () => {
@@ -67,9 +72,11 @@ describe('statements through the driver', () => {
     expect(both.map(([row]) => row?.id).sort()).toEqual(['seq-0', 'seq-1']);
   });
 
-  it('takes SET LOCAL first: a setting for the transaction of the second statement only', async () => {
-    const [inside] = await queryAfter<{ mode: string }>(db, Prisma.sql`SET LOCAL synchronous_commit TO off`, Prisma.sql`SELECT current_setting('synchronous_commit') AS mode`);
+  it('commits without a flush for the transaction of the statement that asks, and for no other', async () => {
+    const [inside] = await queryAfter<{ mode: string }>(db, Prisma.sql`SELECT ${commitWithoutFlush} AS unflushed`, Prisma.sql`SELECT current_setting('synchronous_commit') AS mode`);
     expect(inside).toEqual({ mode: 'off' });
+    const [alone] = await queryRows<{ mode: string }>(db, Prisma.sql`SELECT current_setting('synchronous_commit') AS mode FROM (SELECT ${commitWithoutFlush} AS unflushed OFFSET 0) asked`);
+    expect(alone).toEqual({ mode: 'off' });
     for (let round = 0; round < 2; round++) expect(await queryRows(db, Prisma.sql`SELECT current_setting('synchronous_commit') AS mode`)).toEqual([{ mode: 'on' }]);
   });
 

@@ -1,4 +1,4 @@
-import { commitWithoutFlush, type DbOrTx, type Plan, Prisma, queryAfter, type RunStatement, type Tx } from '@svc/db';
+import { commitWithoutFlush, type DbOrTx, type Plan, Prisma, queryRows, type RunStatement, type Tx } from '@svc/db';
 import { bucketReservation, countReserved, creditLeft, reserveCredits, type ReserveCreditsOptions } from '../credits/reserve-credits.ts';
 import { periodOf } from '../shared/period.ts';
 import { rateAmountChange, refuseWhenShort } from '../limits/rate-limit.ts';
@@ -53,12 +53,11 @@ export async function refuseWhenOverloaded(ctx: ServiceContext, bound = ctx.conf
 export async function takeRenderCreationToken(ctx: ServiceContext, subject: string, now: Date): Promise<void> {
   const bound = ctx.config.maxRenderBacklog;
   // committed without waiting for the disk: a token a database crash undoes is one more render allowed
-  const [row] = await queryAfter<CreationChecks>(
+  const [row] = await queryRows<CreationChecks>(
     ctx.db,
-    commitWithoutFlush,
     Prisma.sql`
     WITH ${creationChecks(subject, now, bound)}
-    SELECT (SELECT tokens FROM token)::float8 AS tokens, (SELECT queued FROM backlog) AS queued`,
+    SELECT (SELECT tokens FROM token)::float8 AS tokens, (SELECT queued FROM backlog) AS queued, ${commitWithoutFlush} AS unflushed`,
   );
   await refuseCreation(ctx, subject, bound, row);
 }

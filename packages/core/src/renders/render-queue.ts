@@ -3,7 +3,7 @@
 // when that commits; a worker claims with one statement that takes the oldest entry no other
 // worker is taking (FOR UPDATE SKIP LOCKED) and moves its job to running under a lease.
 import type { RenderOptions, RenderProvenance } from '@svc/contracts';
-import { commitWithoutFlush, type DbOrTx, Prisma, queryAfter } from '@svc/db';
+import { commitWithoutFlush, type DbOrTx, Prisma, queryRows } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 
 /** The channel workers listen on; the payload names the slots the job is for: 'single' or 'bulk'. */
@@ -110,9 +110,8 @@ export interface RenderClaim {
 export async function claimNextRender(ctx: ServiceContext, options: { bulk: boolean }): Promise<RenderClaim | 'empty'> {
   // committed without waiting for the disk: a claim a database crash undoes leaves the job
   // queued for the next claim, and this worker's finish, fenced by the claim, then changes nothing
-  const rows = await queryAfter<Partial<ClaimRow> & { taken: string; more_due: boolean }>(
+  const rows = await queryRows<Partial<ClaimRow> & { taken: string; more_due: boolean }>(
     ctx.db,
-    commitWithoutFlush,
     Prisma.sql`
     WITH taken AS (
       DELETE FROM render_queue WHERE seq = (
@@ -121,7 +120,8 @@ export async function claimNextRender(ctx: ServiceContext, options: { bulk: bool
       RETURNING job_id),
     claimed AS (${claimOf(ctx, Prisma.sql`taken`)})
     SELECT taken.job_id AS taken, claimed.*,
-           EXISTS (SELECT 1 FROM render_queue q WHERE q.bulk = ${options.bulk} AND q.run_at <= now() AND q.job_id <> taken.job_id) AS more_due
+           EXISTS (SELECT 1 FROM render_queue q WHERE q.bulk = ${options.bulk} AND q.run_at <= now() AND q.job_id <> taken.job_id) AS more_due,
+           ${commitWithoutFlush} AS unflushed
       FROM taken LEFT JOIN claimed ON claimed.id = taken.job_id`,
   );
   const row = rows[0];

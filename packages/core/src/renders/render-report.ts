@@ -52,9 +52,11 @@ export function storedReport(facts: FinishFacts, input: ReportInput | undefined)
       CASE WHEN started_at IS NULL THEN 'null'::jsonb
            ELSE to_jsonb(GREATEST(0, floor(extract(epoch FROM started_at - created_at) * 1000))::int) END)`;
   if (!artifact) return withJobFacts;
-  return Prisma.sql`CASE WHEN kind = 'image'
-      THEN jsonb_set(jsonb_set(${withJobFacts}, '{output,width}', options #> '{image,width}'), '{output,height}', options #> '{image,height}')
-      ELSE ${withJobFacts} END`;
+  // an image's size from its options; any other output keeps the nulls it has (the report's
+  // JSON is sent once, not once for each branch)
+  return Prisma.sql`jsonb_set(jsonb_set(${withJobFacts},
+      '{output,width}', CASE WHEN kind = 'image' THEN options #> '{image,width}' ELSE 'null'::jsonb END),
+      '{output,height}', CASE WHEN kind = 'image' THEN options #> '{image,height}' ELSE 'null'::jsonb END)`;
 }
 
 const reportFont = RenderReport.shape.fonts.element;
