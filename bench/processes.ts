@@ -95,6 +95,17 @@ export function cpuTime(pid: number): CpuTime {
   }
 }
 
+/** A process's key (pid and start time, so a reused pid is another process) and its parent's pid, or null once it is gone. */
+export function processIdentity(pid: number): { key: string; parent: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { key: `${pid}:${fields[19]}`, parent: Number(fields[1]) };
+  } catch {
+    return null;
+  }
+}
+
 /** CPU these processes and the children they reaped have used so far, in milliseconds. */
 export function cpuMs(pids: number[]): number {
   return pids.reduce((sum, pid) => {

@@ -17,7 +17,7 @@ import { largeCell, type LargeResult } from './large.ts';
 import { rawRenderer } from './raw.ts';
 import { reportCell } from './report.ts';
 import { printRouteJavascript } from './route-javascript.ts';
-import { clusterProcesses, commandLine, cpuMs, cpuTime, machineBusyMs, perRender, processTree, pssMib, rssMib, treeRss } from './processes.ts';
+import { type CpuTime, clusterProcesses, commandLine, cpuTime, machineBusyMs, perRender, processIdentity, processTree, pssMib, rssMib, treeRss } from './processes.ts';
 import { freePort, type Service, serviceRenderer, startService, type Trace } from './service.ts';
 import { type Measurement, measure, measureInTurns } from './stats.ts';
 
@@ -299,30 +299,57 @@ async function memoryCell(render: (fixture: Fixture) => Promise<void>, servicePi
  * CPU used so far by the web process, the worker process, the browser's processes and
  * PostgreSQL's, ended processes included: a renderer whose context closed is reaped by the
  * zygote (counted with the renderers), a replaced browser by the worker (counted with the
- * browser process). `other` is the rest of the machine's busy time, this process's own left out.
+ * browser process). A process that ended while its parent was gone too (the renderers and
+ * zygote of a replaced browser) is reaped by no counted process: it keeps, in its part, what
+ * it had spent when last seen, so no part's figure falls between two samples. `other` is the
+ * rest of the machine's busy time, this process's own left out.
  */
 function cpuBreakdown(servicePids: number[]): Record<string, number> {
   const [web, worker] = servicePids as [number, number];
   const browser = processTree([worker]).filter((pid) => pid !== worker);
-  const ofType = (type: string) => browser.filter((pid) => (/--type=([a-z-]+)/.exec(commandLine(pid))?.[1] ?? 'browser') === type);
-  const own = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuTime(pid).own, 0);
-  const reaped = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuTime(pid).reaped, 0);
-  const workerTime = cpuTime(worker);
-  const client = process.cpuUsage();
-  const parts: Record<string, number> = {
-    web: cpuMs(processTree([web])),
-    worker: workerTime.own,
-    'browser process': own(ofType('browser')) + workerTime.reaped,
-    renderers: own(ofType('renderer')) + reaped(ofType('zygote')),
-    'gpu and utility': own([...ofType('gpu-process'), ...ofType('utility'), ...ofType('zygote')]),
-    postgres: cpuMs(postgresProcesses()),
+  const typeOf = (pid: number) => /--type=([a-z-]+)/.exec(commandLine(pid))?.[1] ?? 'browser';
+  const seen = new Map<string, SeenProcess>();
+  const add = (pid: number, parts: (time: CpuTime) => Record<string, number>) => {
+    const identity = processIdentity(pid);
+    if (identity) seen.set(identity.key, { parent: identity.parent, parts: parts(cpuTime(pid)) });
   };
+  for (const pid of processTree([web])) add(pid, (time) => ({ web: time.own + time.reaped }));
+  add(worker, (time) => ({ worker: time.own, 'browser process': time.reaped }));
+  for (const pid of browser) {
+    const type = typeOf(pid);
+    if (type === 'browser') add(pid, (time) => ({ 'browser process': time.own }));
+    else if (type === 'renderer') add(pid, (time) => ({ renderers: time.own }));
+    else if (type === 'zygote') add(pid, (time) => ({ 'gpu and utility': time.own, renderers: time.reaped }));
+    else if (type === 'gpu-process' || type === 'utility') add(pid, (time) => ({ 'gpu and utility': time.own }));
+  }
+  for (const pid of postgresProcesses()) add(pid, (time) => ({ postgres: time.own + time.reaped }));
+  const livePids = new Set([...seen.keys()].map((key) => Number(key.split(':')[0])));
+  for (const [key, last] of lastSeen) {
+    if (seen.has(key) || livePids.has(last.parent)) continue;
+    for (const [part, ms] of Object.entries(last.parts)) endedUnreaped[part] = (endedUnreaped[part] ?? 0) + ms;
+  }
+  lastSeen = seen;
+  const client = process.cpuUsage();
+  const parts: Record<string, number> = { web: 0, worker: 0, 'browser process': 0, renderers: 0, 'gpu and utility': 0, postgres: 0 };
+  for (const each of [...seen.values(), { parts: endedUnreaped }]) {
+    for (const [part, ms] of Object.entries(each.parts)) parts[part] = (parts[part] ?? 0) + ms;
+  }
   const counted = Object.values(parts).reduce((sum, ms) => sum + ms, 0);
-  // what the machine spent besides the parts above and this benchmark's own process: processes
-  // that ended unreaped by a counted parent (a replaced browser's renderers), and anything else
+  // what the machine spent besides the parts above and this benchmark's own process: what an
+  // ended process spent after it was last seen, and anything else
   parts.other = machineBusyMs() - (client.user + client.system) / 1000 - counted;
   return parts;
 }
+
+/** A process as cpuBreakdown last saw it: its parent's pid and its CPU by part. */
+interface SeenProcess {
+  parent: number;
+  parts: Record<string, number>;
+}
+
+let lastSeen = new Map<string, SeenProcess>();
+/** What processes that ended unreaped by a counted process had spent when last seen, by part. */
+const endedUnreaped: Record<string, number> = {};
 
 /** Resident memory of the web process tree, the worker process and the browser's processes, in MiB. */
 function rssParts(servicePids: number[]): Record<string, number> {
