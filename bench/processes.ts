@@ -3,15 +3,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-function parentOf(pid: number): number | null {
+/** The fields of /proc/PID/stat after the command name (state, ppid, ...), or null once the process is gone. */
+function statFields(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // fields after the command name: state, ppid, ...
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return state === 'Z' ? null : Number(ppid);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null;
   }
+}
+
+function parentOf(pid: number): number | null {
+  const fields = statFields(pid);
+  return !fields || fields[0] === 'Z' ? null : Number(fields[1]);
 }
 
 /**
@@ -85,25 +89,18 @@ export interface CpuTime {
 }
 
 export function cpuTime(pid: number): CpuTime {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
-    return { own: ((fields[11] ?? 0) + (fields[12] ?? 0)) * 10, reaped: ((fields[13] ?? 0) + (fields[14] ?? 0)) * 10 };
-  } catch {
-    // the process ended while we looked
-    return { own: 0, reaped: 0 };
-  }
+  // a process that ended while we looked has spent nothing
+  return cpuTimeOf(statFields(pid) ?? []);
 }
 
-/** A process's key (pid and start time, so a reused pid is another process) and its parent's pid, or null once it is gone. */
-export function processIdentity(pid: number): { key: string; parent: number } | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { key: `${pid}:${fields[19]}`, parent: Number(fields[1]) };
-  } catch {
-    return null;
-  }
+function cpuTimeOf(fields: string[]): CpuTime {
+  return { own: (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10, reaped: (Number(fields[13] ?? 0) + Number(fields[14] ?? 0)) * 10 };
+}
+
+/** One reading of a process: its key (pid and start time, so a reused pid is another process), its parent's pid and its CPU time; null once it is gone. */
+export function processSample(pid: number): { key: string; parent: number; time: CpuTime } | null {
+  const fields = statFields(pid);
+  return fields ? { key: `${pid}:${fields[19]}`, parent: Number(fields[1]), time: cpuTimeOf(fields) } : null;
 }
 
 /** CPU these processes and the children they reaped have used so far, in milliseconds. */

@@ -17,7 +17,7 @@ import { largeCell, type LargeResult } from './large.ts';
 import { rawRenderer } from './raw.ts';
 import { reportCell } from './report.ts';
 import { printRouteJavascript } from './route-javascript.ts';
-import { type CpuTime, clusterProcesses, commandLine, cpuTime, machineBusyMs, perRender, processIdentity, processTree, pssMib, rssMib, treeRss } from './processes.ts';
+import { type CpuTime, clusterProcesses, commandLine, machineBusyMs, perRender, processSample, processTree, pssMib, rssMib, treeRss } from './processes.ts';
 import { freePort, type Service, serviceRenderer, startService, type Trace } from './service.ts';
 import { type Measurement, measure, measureInTurns } from './stats.ts';
 
@@ -309,9 +309,12 @@ function cpuBreakdown(servicePids: number[]): Record<string, number> {
   const browser = processTree([worker]).filter((pid) => pid !== worker);
   const typeOf = (pid: number) => /--type=([a-z-]+)/.exec(commandLine(pid))?.[1] ?? 'browser';
   const seen = new Map<string, SeenProcess>();
+  const livePids = new Set<number>();
   const add = (pid: number, parts: (time: CpuTime) => Record<string, number>) => {
-    const identity = processIdentity(pid);
-    if (identity) seen.set(identity.key, { parent: identity.parent, parts: parts(cpuTime(pid)) });
+    const sample = processSample(pid);
+    if (!sample) return;
+    seen.set(sample.key, { parent: sample.parent, parts: parts(sample.time) });
+    livePids.add(pid);
   };
   for (const pid of processTree([web])) add(pid, (time) => ({ web: time.own + time.reaped }));
   add(worker, (time) => ({ worker: time.own, 'browser process': time.reaped }));
@@ -323,7 +326,6 @@ function cpuBreakdown(servicePids: number[]): Record<string, number> {
     else if (type === 'gpu-process' || type === 'utility') add(pid, (time) => ({ 'gpu and utility': time.own }));
   }
   for (const pid of postgresProcesses()) add(pid, (time) => ({ postgres: time.own + time.reaped }));
-  const livePids = new Set([...seen.keys()].map((key) => Number(key.split(':')[0])));
   for (const [key, last] of lastSeen) {
     if (seen.has(key) || livePids.has(last.parent)) continue;
     for (const [part, ms] of Object.entries(last.parts)) endedUnreaped[part] = (endedUnreaped[part] ?? 0) + ms;
