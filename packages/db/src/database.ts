@@ -1,5 +1,7 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { startEmbeddedCluster } from './embedded-cluster.ts';
+import { socketDirOf, socketPath, startEmbeddedCluster } from './embedded-cluster.ts';
 
 export interface DatabaseHandle {
   url: string;
@@ -32,11 +34,13 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
 
   const port = options.port ?? 54329;
   const database = options.database ?? 'svc';
-  const serverUrl = `postgres://${embeddedUser}:${embeddedPassword}@127.0.0.1:${port}`;
+  const tcpUrl = serverUrl('127.0.0.1', port);
   // another process of the service (npm start, the CLI) may already run the cluster
-  if (await canConnect(`${serverUrl}/postgres`)) {
-    await ensureDatabase(`${serverUrl}/postgres`, database);
-    return { url: `${serverUrl}/${database}`, embedded: true, stop: async () => {} };
+  if (await canConnect(`${tcpUrl}/postgres`)) {
+    const socketUrl = runningSocketUrl(options.dataDir, port);
+    const url = socketUrl && (await canConnect(`${socketUrl}/postgres`)) ? socketUrl : tcpUrl;
+    await ensureDatabase(`${url}/postgres`, database);
+    return { url: `${url}/${database}`, embedded: true, stop: async () => {} };
   }
   const cluster = await startEmbeddedCluster({
     dataDir: options.dataDir,
@@ -45,13 +49,34 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
     password: embeddedPassword,
     log: options.log ?? (() => {}),
   });
+  const url = cluster.socketDir ? serverUrl(cluster.socketDir, port) : tcpUrl;
   try {
-    await ensureDatabase(`${serverUrl}/postgres`, database);
+    await ensureDatabase(`${url}/postgres`, database);
   } catch (error) {
     await cluster.stop();
     throw error;
   }
-  return { url: `${serverUrl}/${database}`, embedded: true, serverPid: cluster.pid, stop: () => cluster.stop() };
+  return { url: `${url}/${database}`, embedded: true, serverPid: cluster.pid, stop: () => cluster.stop() };
+}
+
+/**
+ * The embedded server's address without a database: a socket directory (an absolute path,
+ * percent-encoded in the host, as node-postgres and libpq read it) or a TCP host.
+ */
+function serverUrl(host: string, port: number): string {
+  return `postgres://${embeddedUser}:${embeddedPassword}@${host.startsWith('/') ? encodeURIComponent(host) : host}:${port}`;
+}
+
+/** The socket URL of a cluster of this data directory that another process started, if its socket is there. */
+function runningSocketUrl(dataDir: string, port: number): string | null {
+  let clusterDir: string;
+  try {
+    clusterDir = realpathSync(join(resolve(dataDir), 'pg'));
+  } catch {
+    return null;
+  }
+  const socketDir = socketDirOf(clusterDir, port);
+  return socketDir && existsSync(socketPath(socketDir, port)) ? serverUrl(socketDir, port) : null;
 }
 
 async function canConnect(url: string): Promise<boolean> {

@@ -33,6 +33,8 @@ export interface EmbeddedClusterOptions {
 export interface EmbeddedCluster {
   /** The cluster's data directory as the server sees it. */
   clusterDir: string;
+  /** The directory of the server's Unix-domain socket, when it has one (see socketDirOf). */
+  socketDir: string | null;
   /** The server's process id. */
   pid: number;
   stop(): Promise<void>;
@@ -51,8 +53,29 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Pro
     options.log(`initialising embedded PostgreSQL in ${clusterDir}`);
     await initialise(binaries, clusterDir, account, options);
   }
-  const server = await startServer(binaries, clusterDir, account, options.port);
-  return { clusterDir, pid: server.pid as number, stop: () => stopServer(server) };
+  const socketDir = socketDirOf(clusterDir, options.port);
+  const server = await startServer(binaries, clusterDir, account, options.port, socketDir);
+  return { clusterDir, socketDir, pid: server.pid as number, stop: () => stopServer(server) };
+}
+
+/** The longest socket path the platform takes (sun_path holds 108 bytes, its terminating zero included). */
+const maxSocketPath = 107;
+
+/**
+ * The server's Unix-domain socket lives in the cluster directory itself: reachable by the
+ * cluster's owner (and root) only, so no other local account (the browser's among them) can
+ * even reach the server's password prompt there, and the service's processes talk to it
+ * without the TCP stack, which costs a query's round trip a good part of its CPU on both
+ * sides. Null when the socket's path would be too long for the platform: the server then
+ * keeps PostgreSQL's default socket and the service uses TCP on 127.0.0.1.
+ */
+export function socketDirOf(clusterDir: string, port: number): string | null {
+  return socketPath(clusterDir, port).length <= maxSocketPath ? clusterDir : null;
+}
+
+/** The socket's file, as PostgreSQL names it in its socket directory. */
+export function socketPath(socketDir: string, port: number): string {
+  return join(socketDir, `.s.PGSQL.${port}`);
 }
 
 /** The cluster directory of a data directory, without creating anything. */
@@ -177,9 +200,10 @@ async function initialise(binaries: Binaries, clusterDir: string, account: Accou
   }
 }
 
-async function startServer(binaries: Binaries, clusterDir: string, account: Account | null, port: number): Promise<ChildProcess> {
+async function startServer(binaries: Binaries, clusterDir: string, account: Account | null, port: number, socketDir: string | null): Promise<ChildProcess> {
+  const args = ['-D', clusterDir, '-p', String(port), ...(socketDir ? ['-k', socketDir] : [])];
   // a process group of its own: a terminal's Ctrl-C reaches the service, which stops this last
-  const child = spawnAs(account, join(binaries.home, 'bin', 'postgres'), ['-D', clusterDir, '-p', String(port)], dirname(clusterDir), true);
+  const child = spawnAs(account, join(binaries.home, 'bin', 'postgres'), args, dirname(clusterDir), true);
   await new Promise<void>((ready, fail) => {
     let output = '';
     const onData = (chunk: Buffer) => {

@@ -7,11 +7,14 @@ const unreachableCodes = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 const unreachableKinds = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 /** Node socket error codes on the connection to the server. */
 const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+/** Any failed connect: over a Unix-domain socket a stopped server's socket file is gone (ENOENT). */
+const connectCall = 'connect';
 /** PostgreSQL classes 08 (connection exception) and 57P (operator intervention: shutdown, starting up). */
 const serverStates = /^(08|57P)/;
 
 interface ErrorLike {
   code?: unknown;
+  syscall?: unknown;
   /** a driver adapter error's cause names its kind */
   kind?: unknown;
   errorCode?: unknown;
@@ -24,7 +27,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 4) return false;
   const candidate = error as ErrorLike;
   const code = typeof candidate.code === 'string' ? candidate.code : typeof candidate.errorCode === 'string' ? candidate.errorCode : '';
-  if (unreachableCodes.has(code) || socketCodes.has(code) || serverStates.test(code)) return true;
+  if (unreachableCodes.has(code) || socketCodes.has(code) || serverStates.test(code) || candidate.syscall === connectCall) return true;
   if (typeof candidate.kind === 'string' && unreachableKinds.has(candidate.kind)) return true;
   const adapterCause = candidate.meta?.driverAdapterError?.cause;
   if (typeof adapterCause?.kind === 'string' && unreachableKinds.has(adapterCause.kind)) return true;

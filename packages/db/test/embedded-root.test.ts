@@ -34,7 +34,7 @@ import { resolveDatabase } from './packages/db/src/database.ts';
 const database = await resolveDatabase({ dataDir: ${JSON.stringify(dataDir)}, port: ${await freePort()}, database: 'svc_ci' });
 const client = new pg.Client({ connectionString: database.url });
 await client.connect();
-const { rows } = await client.query("SELECT current_user AS user, current_setting('data_directory') AS dir, 1 + 1 AS answer");
+const { rows } = await client.query("SELECT current_user AS user, current_setting('data_directory') AS dir, inet_server_addr() AS address, current_setting('unix_socket_directories') AS sockets, 1 + 1 AS answer");
 await client.end();
 const { readFileSync } = await import('node:fs');
 const postmaster = Number(readFileSync(rows[0].dir + '/postmaster.pid', 'utf8').split('\\n')[0]);
@@ -49,8 +49,12 @@ console.log(JSON.stringify({ ...rows[0], postmaster, environment }));
       const run = spawnSync(process.execPath, ['--import', tsx, script], { cwd: checkout, encoding: 'utf8', timeout: 120_000, env });
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
-      const answer = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { user: string; dir: string; answer: number; postmaster: number; environment: string[] };
+      const answer = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { user: string; dir: string; address: string | null; sockets: string; answer: number; postmaster: number; environment: string[] };
       expect(answer).toMatchObject({ user: 'postgres', answer: 2 });
+      // the service talks to it through its Unix-domain socket (no server address), which lies
+      // in the cluster's own 0700 directory only: no other local account reaches the server there
+      expect(answer.address).toBeNull();
+      expect(answer.sockets).toBe(answer.dir);
       // the server's environment is its own: none of the service's variables or secrets
       const names = answer.environment.map((line) => line.slice(0, line.indexOf('=')));
       expect(names).toContain('PATH');
