@@ -2,6 +2,7 @@
 // saved template at concurrency 2 (half before the batch, half after it), and single renders'
 // p50 while a batch drains against idle.
 import { invoiceHtml } from './fixtures.ts';
+import { perRender } from './processes.ts';
 import { measure, percentile } from './stats.ts';
 
 const rows = 200;
@@ -37,7 +38,8 @@ export interface BatchResult {
   drainingOverIdle: number;
 }
 
-export async function batchCell(baseUrl: string, apiKeys: string[]): Promise<BatchResult> {
+/** `cpu`: the CPU each part of the service has spent so far (ms), as the table's cells read it. */
+export async function batchCell(baseUrl: string, apiKeys: string[], cpu: () => Record<string, number>): Promise<BatchResult> {
   const template = await call(baseUrl, apiKeys[0]!, '/v1/templates', { name: 'Invoice', source: invoiceHtml.replace('Example Ltd', '{{ customer }}') });
   if (template.status !== 201) throw new Error(`template refused: ${template.status}`);
   const templateId: string = template.body.id;
@@ -52,14 +54,24 @@ export async function batchCell(baseUrl: string, apiKeys: string[]): Promise<Bat
   for (let index = 0; index < 5; index++) await single();
   // the singles in two halves, one before the batch and one after it, so that a change of the
   // machine's speed during the cell moves both sides of the ratio alike
+  const singlesCpu: Record<string, number> = {};
+  const add = (into: Record<string, number>, spent: Record<string, number>) => {
+    for (const [part, ms] of Object.entries(spent)) into[part] = (into[part] ?? 0) + ms;
+  };
+  let cpuBefore = cpu();
   const before = await measure(single, rows / 2, 2);
+  add(singlesCpu, perRender(cpuBefore, cpu(), rows));
 
+  cpuBefore = cpu();
   const started = performance.now();
   const batchId = await startBatch(baseUrl, apiKeys[0]!, templateId, `bench-${Date.now()}`);
   while (!(await batchDone(baseUrl, apiKeys[0]!, batchId))) await new Promise((resolve) => setTimeout(resolve, 50));
   const batchThroughput = rows / ((performance.now() - started) / 1000);
+  const batchCpu = perRender(cpuBefore, cpu(), rows);
 
+  cpuBefore = cpu();
   const after = await measure(single, rows / 2, 2);
+  add(singlesCpu, perRender(cpuBefore, cpu(), rows));
   const singles = { throughput: rows / (rows / 2 / before.throughput + rows / 2 / after.throughput) };
 
   const idle = await measure(single, probeRenders, 1);
@@ -92,6 +104,11 @@ export async function batchCell(baseUrl: string, apiKeys: string[]): Promise<Bat
     `batch (invoice PDF, ${rows} rows): ${rows} singles at conc 2 (half before the batch, half after) ${singles.throughput.toFixed(2)} r/s; ${rows}-row batch ` +
       `${batchThroughput.toFixed(2)} r/s; batch/singles ${(batchThroughput / singles.throughput).toFixed(2)}`,
   );
+  const figures = (spent: Record<string, number>) =>
+    Object.entries(spent)
+      .map(([part, ms]) => `${part} ${ms.toFixed(1)}`)
+      .join(', ');
+  console.log(`  CPU per render (ms; the batch's polling of its state included): singles ${figures(singlesCpu)}; batch ${figures(batchCpu)}`);
   console.log(
     `singles at conc 1: p50 idle ${idle.p50.toFixed(1)} ms (${probeRenders} renders), while a ${rows}-row batch drains ` +
       `${duringP50.toFixed(1)} ms (${latencies.length} renders); ratio ${(duringP50 / idle.p50).toFixed(2)}`,

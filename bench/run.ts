@@ -169,7 +169,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   if (splits.length > 0) console.log(`svc time split, medians in ms (request to admission, admission to claim, claim to finish, finish to answer):\n  ${splits.join('\n  ')}`);
   if (cpuSplits.length > 0) console.log(`CPU per render of the service cells (ms):\n  ${cpuSplits.join('\n  ')}`);
   if (cells.length > 0) printCpuRatios(cells);
-  const batch = process.env.BENCH_BATCH !== '0' ? await batchCell(baseUrl, apiKeys) : undefined;
+  const batch = process.env.BENCH_BATCH !== '0' ? await batchCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
   const large =
     process.env.BENCH_LARGE !== '0'
       ? await largeCell({

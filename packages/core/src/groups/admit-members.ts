@@ -15,6 +15,11 @@ export interface AdmitPendingMembersOptions {
   groupConcurrency: number;
 }
 
+/**
+ * A pending member as the scan reads it: what admission decides on. Its html and options stay
+ * in PostgreSQL, copied into the job by the insert: a pass reads up to 200 members to admit a
+ * few, and a batch's drain runs a pass per finished row.
+ */
 interface PendingMember {
   group_id: string;
   position: number;
@@ -24,10 +29,7 @@ interface PendingMember {
   template_id: string;
   template_version: number;
   template_name: string | null;
-  html: string;
-  options: RenderOptions;
-  asset_ids: string[] | null;
-  data_sha256: string | null;
+  kind: RenderOptions['kind'];
 }
 
 /** How many pending members one pass looks at; the account's live-job limit admits far fewer. */
@@ -54,7 +56,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
 
   const pending = await tx.$queryRaw<PendingMember[]>`
     SELECT m.group_id, m.position, g.key_id, k.status::text AS key_status, k.monthly_overage_cap AS overage_cap, g.template_id, g.template_version,
-           t.name AS template_name, m.html, m.options, m.asset_ids, m.data_sha256
+           t.name AS template_name, m.options->>'kind' AS kind
       FROM render_group_members m
       JOIN render_groups g ON g.id = m.group_id
       JOIN templates t ON t.id = g.template_id
@@ -72,7 +74,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
     }
     const keyLive = live.byKey.get(member.key_id) ?? 0;
     if (keyLive >= keyConcurrency) continue;
-    const jobId = newId(member.options.kind === 'pdf' ? 'pdf_' : 'image_');
+    const jobId = newId(member.kind === 'pdf' ? 'pdf_' : 'image_');
     try {
       await reserveCredits(tx, { accountId, plan: account.plan, holder: { jobId }, keyId: member.key_id, overageCap: member.overage_cap, now });
     } catch (error) {
@@ -84,13 +86,15 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
     }
     const filename = defaultFilename(now, safeName(member.template_name ?? '') || member.template_id);
     await tx.$executeRaw`
-      WITH job AS (
+      WITH member AS (
+        SELECT html, options, asset_ids, data_sha256 FROM render_group_members WHERE group_id = ${member.group_id} AND position = ${member.position}),
+      job AS (
         INSERT INTO render_jobs (id, account_id, key_id, kind, filename, template_id, template_version, data_sha256, options, group_id, created_at)
-        VALUES (${jobId}, ${accountId}, ${member.key_id}, ${member.options.kind}::"RenderKind", ${filename}, ${member.template_id},
-                ${member.template_version}, ${member.data_sha256}, ${JSON.stringify(member.options)}::jsonb, ${member.group_id}, ${now})
+        SELECT ${jobId}, ${accountId}, ${member.key_id}, ${member.kind}::"RenderKind", ${filename}, ${member.template_id},
+               ${member.template_version}, data_sha256, options, ${member.group_id}, ${now} FROM member
         RETURNING id),
-      input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${member.html} FROM job),
-      assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${member.asset_ids ?? []}::text[]))
+      input AS (INSERT INTO render_inputs (job_id, html) SELECT job.id, member.html FROM job, member),
+      assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(asset_ids) FROM member WHERE asset_ids IS NOT NULL)
       UPDATE render_group_members SET state = 'admitted', job_id = (SELECT id FROM job), error_code = NULL
        WHERE group_id = ${member.group_id} AND position = ${member.position}`;
     await queueRender(tx, jobId, { bulk: true });
