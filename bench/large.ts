@@ -8,11 +8,12 @@ import { machineBusyMs, perRender, processTree, rssMib } from './processes.ts';
 import { percentile } from './stats.ts';
 
 /**
- * Renders per side and fixture (after one warm-up render); BENCH_LARGE_RUNS. Five: one print
- * of the 200-page table takes 4.4 to 6.1 s on the same page, so a median of three moved its
- * svc/raw by a fifth from run to run.
+ * Renders per side and fixture (after one warm-up render); BENCH_LARGE_RUNS. Seven: one print
+ * of the 200-page table takes 4.4 to 6.1 s on the same page (8.1 to 12.0 s on a slower
+ * machine), so a median of three moved its svc/raw by a fifth from run to run, and a median of
+ * five still by a sixth (0.84 and 1.00 in two runs of the same code).
  */
-const runs = Number(process.env.BENCH_LARGE_RUNS ?? 5);
+const runs = Number(process.env.BENCH_LARGE_RUNS ?? 7);
 /** How often memory is sampled while the renders run. */
 const sampleEveryMs = 100;
 
