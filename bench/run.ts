@@ -23,6 +23,14 @@ import { type Measurement, measure, measureInTurns } from './stats.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const runs = Number(process.env.BENCH_RUNS ?? 60);
+/**
+ * Renders per mode in the invoice's cells (BENCH_INVOICE_RUNS, else BENCH_RUNS, else 150): an
+ * invoice renders ten to twenty times as fast as the table or the PNG, so 60 of them were about
+ * 1.5 s of each mode in four turns, and the invoice's CPU figures, the pipeline's among them,
+ * moved by a fifth between runs of the same code.
+ */
+const invoiceRuns = Number(process.env.BENCH_INVOICE_RUNS ?? process.env.BENCH_RUNS ?? 150);
+const runsOf = (fixture: Fixture) => (fixture.name.startsWith('invoice') ? invoiceRuns : runs);
 const warmup = Number(process.env.BENCH_WARMUP ?? 5);
 /** Renders of one mode in a row before the next mode's turn (measureCell). */
 const turnRenders = Number(process.env.BENCH_TURN ?? 15);
@@ -126,7 +134,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   const traces: Trace[] = [];
   const viaService = serviceRenderer(baseUrl, apiKeys, traces);
   const viaColdMix = serviceRenderer(baseUrl, coldKeys);
-  console.log(`Benchmark: ${runs} renders per mode and cell after ${warmup} warm-up renders, raw with svc and fresh with cold in turns of ${turnRenders}; times in ms.`);
+  console.log(`Benchmark: ${runs} renders per mode and cell (${invoiceRuns} in the invoice's) after ${warmup} warm-up renders, raw with svc and fresh with cold in turns of ${turnRenders}; times in ms.`);
   console.log('raw: warm page reused; fresh: raw puppeteer with a new browser context per render; svc: the service, one account;');
   console.log(`cold: the service, ${coldAccounts} accounts in turn with ${warmSandboxes} warm sandboxes.`);
   console.log(
@@ -396,17 +404,18 @@ async function measureCell<Name extends string>(
   modes: Record<Name, { render: (fixture: Fixture) => Promise<void>; sample: () => Record<string, number> }>,
 ): Promise<Record<Name, CellMeasurement>> {
   const named = Object.entries(modes) as [Name, (typeof modes)[Name]][];
+  const renders = runsOf(fixture);
   for (const [, mode] of named) for (let index = 0; index < warmup; index++) await mode.render(fixture);
   const measured = await measureInTurns(
     named.map(([, mode]) => ({ render: () => mode.render(fixture), sample: mode.sample })),
-    runs,
+    renders,
     concurrency,
     turnRenders,
   );
   return Object.fromEntries(
     named.map(([name], index) => {
       const { spent, ...result } = measured[index]!;
-      return [name, { ...result, cpu: cpuPerRender({}, spent, runs), cpuParts: perRender({}, spent, runs) }];
+      return [name, { ...result, cpu: cpuPerRender({}, spent, renders), cpuParts: perRender({}, spent, renders) }];
     }),
   ) as Record<Name, CellMeasurement>;
 }
