@@ -32,6 +32,16 @@ export function passwordErased(options: unknown): boolean {
   return typeof options === 'object' && options !== null && (options as { pdf_password_erased?: unknown }).pdf_password_erased === true;
 }
 
+/**
+ * The account's pending group members are admitted (a drain task) when a job of the account
+ * ends and fewer than this many of its member jobs still wait in the queue: the freed slot
+ * takes one of those, and the drain tops the members up before the last is taken. A drain then
+ * admits two members or more at a time rather than one per finished job, and each drain is a
+ * task and a transaction of its own (with SVC_GROUP_CONCURRENCY 2, or members held back by the
+ * account's or key's limits, it still runs at every end).
+ */
+const drainBelowQueued = 2;
+
 export interface FinishRenderOptions {
   jobId: string;
   /** The claim being finished (fencing): a stale claimer cannot finish a job taken over by another. */
@@ -49,7 +59,8 @@ export interface FinishRenderOptions {
  * operator can retry it), a durable event is recorded for webhook delivery, waiting requests
  * are woken, and the follow-up work is queued: the webhook fan-out when a destination listens
  * for this kind of event (accounts without webhooks cost the worker nothing more), and the
- * admission of the account's pending group members, since a live slot freed (the contract's group lifecycle). A PDF's
+ * admission of the account's pending group members, since a live slot freed (the contract's
+ * group lifecycle; see drainBelowQueued). A PDF's
  * thumbnail is not queued here: the dashboard asks for one when its history first shows the
  * render (request-render-thumbnails.ts), so the renders nobody looks at there, most of an API
  * account's, cost no rasteriser time. A PDF
@@ -100,6 +111,8 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
            CASE WHEN EXISTS (${listeningWebhooks(Prisma.sql`job.account_id`, type)})
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
+                 AND (SELECT count(*) FROM render_jobs waiting
+                       WHERE waiting.account_id = job.account_id AND waiting.status = 'queued' AND waiting.group_id IS NOT NULL AND waiting.id <> job.id) < ${drainBelowQueued}
                 THEN (SELECT 1 FROM ${drain}) END AS drained
       FROM job, LATERAL (SELECT row_to_json(job)::text AS json) finished`,
   );
