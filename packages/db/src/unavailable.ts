@@ -32,8 +32,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const adapterCause = candidate.meta?.driverAdapterError?.cause;
   if (typeof adapterCause?.kind === 'string' && unreachableKinds.has(adapterCause.kind)) return true;
   if (adapterCause?.kind === 'postgres' && typeof adapterCause.code === 'string' && serverStates.test(adapterCause.code)) return true;
-  // node-postgres ends a client whose server went away with these messages and no code
-  if (typeof candidate.message === 'string' && /Connection terminated|not queryable/.test(candidate.message)) return true;
+  // node-postgres ends a client whose server went away with these messages and no code; Prisma
+  // keeps only the message of a failed connect (a stopped server's socket file gone: ENOENT)
+  if (typeof candidate.message === 'string' && /Connection terminated|not queryable|connect (ENOENT|ECONNREFUSED) /.test(candidate.message)) return true;
   return isDatabaseUnavailable(candidate.cause, depth + 1);
 }
 
