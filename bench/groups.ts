@@ -2,7 +2,7 @@
 // saved template at concurrency 2 (half before the batch, half after it), and single renders'
 // p50 while a batch drains against idle.
 import { invoiceHtml } from './fixtures.ts';
-import { perRender } from './processes.ts';
+import { addParts, formatParts, perRender } from './processes.ts';
 import { measure, percentile } from './stats.ts';
 
 const rows = 200;
@@ -55,12 +55,9 @@ export async function batchCell(baseUrl: string, apiKeys: string[], cpu: () => R
   // the singles in two halves, one before the batch and one after it, so that a change of the
   // machine's speed during the cell moves both sides of the ratio alike
   const singlesCpu: Record<string, number> = {};
-  const add = (into: Record<string, number>, spent: Record<string, number>) => {
-    for (const [part, ms] of Object.entries(spent)) into[part] = (into[part] ?? 0) + ms;
-  };
   let cpuBefore = cpu();
   const before = await measure(single, rows / 2, 2);
-  add(singlesCpu, perRender(cpuBefore, cpu(), rows));
+  addParts(singlesCpu, perRender(cpuBefore, cpu(), rows));
 
   cpuBefore = cpu();
   const started = performance.now();
@@ -71,7 +68,7 @@ export async function batchCell(baseUrl: string, apiKeys: string[], cpu: () => R
 
   cpuBefore = cpu();
   const after = await measure(single, rows / 2, 2);
-  add(singlesCpu, perRender(cpuBefore, cpu(), rows));
+  addParts(singlesCpu, perRender(cpuBefore, cpu(), rows));
   const singles = { throughput: rows / (rows / 2 / before.throughput + rows / 2 / after.throughput) };
 
   const idle = await measure(single, probeRenders, 1);
@@ -104,11 +101,7 @@ export async function batchCell(baseUrl: string, apiKeys: string[], cpu: () => R
     `batch (invoice PDF, ${rows} rows): ${rows} singles at conc 2 (half before the batch, half after) ${singles.throughput.toFixed(2)} r/s; ${rows}-row batch ` +
       `${batchThroughput.toFixed(2)} r/s; batch/singles ${(batchThroughput / singles.throughput).toFixed(2)}`,
   );
-  const figures = (spent: Record<string, number>) =>
-    Object.entries(spent)
-      .map(([part, ms]) => `${part} ${ms.toFixed(1)}`)
-      .join(', ');
-  console.log(`  CPU per render (ms; the batch's polling of its state included): singles ${figures(singlesCpu)}; batch ${figures(batchCpu)}`);
+  console.log(`  CPU per render (ms; the batch's polling of its state included): singles ${formatParts(singlesCpu, 1)}; batch ${formatParts(batchCpu, 1)}`);
   console.log(
     `singles at conc 1: p50 idle ${idle.p50.toFixed(1)} ms (${probeRenders} renders), while a ${rows}-row batch drains ` +
       `${duringP50.toFixed(1)} ms (${latencies.length} renders); ratio ${(duringP50 / idle.p50).toFixed(2)}`,

@@ -4,7 +4,7 @@
 // each process, and the peak resident memory of each process while the renders ran.
 import { type Fixture, largeFixtures } from './fixtures.ts';
 import { rawRenderer } from './raw.ts';
-import { machineBusyMs, perRender, processTree, rssMib } from './processes.ts';
+import { addParts, formatParts, machineBusyMs, perRender, processTree, rssMib } from './processes.ts';
 import { percentile } from './stats.ts';
 
 /**
@@ -66,11 +66,6 @@ async function settle(): Promise<void> {
   }
 }
 
-const figures = (values: Record<string, number>, digits: number) =>
-  Object.entries(values)
-    .map(([part, value]) => `${part} ${value.toFixed(digits)}`)
-    .join(', ');
-
 export async function largeCell(service: MeasuredService): Promise<LargeResult> {
   console.log(`Large documents: ${runs} renders each at concurrency 1 after one warm-up, raw and svc in turns; median ms per render, CPU ms per render, peak RSS MiB while rendering.`);
   const raw = await rawRenderer(1, 'warm');
@@ -108,7 +103,7 @@ export async function largeCell(service: MeasuredService): Promise<LargeResult> 
         const svcTime = await timed(service.memory, svcPeaks, viaService);
         if (failures.length === failed) svcTimes.push(svcTime);
         await settle();
-        for (const [part, ms] of Object.entries(perRender(svcCpuBefore, service.cpu(), runs))) svcCpu[part] = (svcCpu[part] ?? 0) + ms;
+        addParts(svcCpu, perRender(svcCpuBefore, service.cpu(), runs));
       }
       rawTimes.sort((x, y) => x - y);
       svcTimes.sort((x, y) => x - y);
@@ -123,8 +118,8 @@ export async function largeCell(service: MeasuredService): Promise<LargeResult> 
       }
       console.log(`  ${fixture.name} (${(Buffer.byteLength(fixture.html) / 1024).toFixed(0)} KiB of HTML): raw ${rawMedian.toFixed(0)} ms, svc ${svcMedian.toFixed(0)} ms, svc/raw ${svcOverRaw.toFixed(2)}`);
       if (failures.length > 0) console.log(`    svc renders that failed: ${failures.length} of ${runs} (the median is of the others): ${failures[0]}`);
-      console.log(`    CPU per render: raw ${figures(rawCpu, 1)}; svc ${figures(svcCpu, 1)}`);
-      console.log(`    peak RSS: raw ${figures(rawPeaks, 0)}; svc ${figures(svcPeaks, 0)}`);
+      console.log(`    CPU per render: raw ${formatParts(rawCpu, 1)}; svc ${formatParts(svcCpu, 1)}`);
+      console.log(`    peak RSS: raw ${formatParts(rawPeaks, 0)}; svc ${formatParts(svcPeaks, 0)}`);
     }
   } finally {
     await raw.close();

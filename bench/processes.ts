@@ -137,6 +137,18 @@ export function clusterProcesses(clusterDir: string): number[] {
   }
 }
 
+/** Adds each part's figure of `spent` to `into`'s. */
+export function addParts(into: Record<string, number>, spent: Record<string, number>): void {
+  for (const [part, value] of Object.entries(spent)) into[part] = (into[part] ?? 0) + value;
+}
+
+/** Parts and their figures for a line of the report: `web 3.1, worker 6.2`. */
+export function formatParts(values: Record<string, number>, digits: number): string {
+  return Object.entries(values)
+    .map(([part, value]) => `${part} ${value.toFixed(digits)}`)
+    .join(', ');
+}
+
 /** What each part spent between two samples of the same parts, per render. */
 export function perRender(before: Record<string, number>, after: Record<string, number>, renders: number): Record<string, number> {
   return Object.fromEntries(Object.keys(after).map((part) => [part, (after[part]! - (before[part] ?? 0)) / renders]));

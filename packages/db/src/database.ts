@@ -1,7 +1,7 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { socketDirOf, socketPath, startEmbeddedCluster } from './embedded-cluster.ts';
+import { socketDirOf, startEmbeddedCluster } from './embedded-cluster.ts';
 
 export interface DatabaseHandle {
   url: string;
@@ -67,7 +67,7 @@ function serverUrl(host: string, port: number): string {
   return `postgres://${embeddedUser}:${embeddedPassword}@${host.startsWith('/') ? encodeURIComponent(host) : host}:${port}`;
 }
 
-/** The socket URL of a cluster of this data directory that another process started, if its socket is there. */
+/** The socket URL a cluster of this data directory would have (whether its server listens there is for the caller to try). */
 function runningSocketUrl(dataDir: string, port: number): string | null {
   let clusterDir: string;
   try {
@@ -76,7 +76,7 @@ function runningSocketUrl(dataDir: string, port: number): string | null {
     return null;
   }
   const socketDir = socketDirOf(clusterDir, port);
-  return socketDir && existsSync(socketPath(socketDir, port)) ? serverUrl(socketDir, port) : null;
+  return socketDir ? serverUrl(socketDir, port) : null;
 }
 
 async function canConnect(url: string): Promise<boolean> {

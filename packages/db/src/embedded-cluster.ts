@@ -74,7 +74,7 @@ export function socketDirOf(clusterDir: string, port: number): string | null {
 }
 
 /** The socket's file, as PostgreSQL names it in its socket directory. */
-export function socketPath(socketDir: string, port: number): string {
+function socketPath(socketDir: string, port: number): string {
   return join(socketDir, `.s.PGSQL.${port}`);
 }
 
