@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { isSealed, openSecret, secretsKeys } from '../packages/core/src/settings/sealed-secrets.ts';
+import { isSealed, openSecret, secretsKeys, webhookSecretPlace } from '../packages/core/src/settings/sealed-secrets.ts';
 import { api, expectError, newAccount, serviceDb } from './support/api.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -90,7 +90,7 @@ describe('operator CLI', () => {
     expect(row.secret).not.toContain(created.body.secret.slice(10));
     // sealed under the key of the service's data directory (generated there, mode 0600)
     const keys = secretsKeys({ key: readFileSync(join(dataDir, 'secrets.key'), 'utf8'), keyFile: join(dataDir, 'secrets.key') });
-    expect(openSecret(keys, row.secret)).toBe(created.body.secret);
+    expect(openSecret(keys, row.secret, webhookSecretPlace(row.id))).toBe(created.body.secret);
 
     const again = JSON.parse((await svc('secrets', 'reseal', '--json')).stdout.trim().split('\n').at(-1)!);
     expect(again.resealed).toBe(0);

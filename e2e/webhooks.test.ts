@@ -52,7 +52,7 @@ describe('POST /v1/webhooks', () => {
     expect(JSON.stringify(read.body)).not.toContain(created.body.secret.slice(14));
     // at rest the secret is sealed: the row holds no trace of it
     const row = await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } });
-    expect(row.secret).toMatch(/^svc_sealed_v1\.[A-Za-z0-9+/]+=*$/);
+    expect(row.secret).toMatch(/^svc_sealed_v2\.[A-Za-z0-9+/]+=*$/);
     expect(row.secret).not.toContain(created.body.secret.slice(10));
     expect(Buffer.from(row.secret.slice(14), 'base64').toString('latin1')).not.toContain(created.body.secret.slice(10));
   });
@@ -200,7 +200,7 @@ describe('POST /v1/webhooks/{id}/rotate', () => {
     expect(read.body.previous_secret_expires_at).toBe(rotated.body.previous_secret_expires_at);
     // both signing secrets stay sealed at rest
     const row = await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } });
-    for (const value of [row.secret, row.previousSecret!]) expect(value).toMatch(/^svc_sealed_v1\./);
+    for (const value of [row.secret, row.previousSecret!]) expect(value).toMatch(/^svc_sealed_v2\./);
     const text = JSON.stringify(row);
     for (const secret of [created.body.secret, rotated.body.secret]) expect(text).not.toContain(secret.slice(10));
   });

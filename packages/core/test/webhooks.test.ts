@@ -9,7 +9,7 @@ import { createWebhook, enableWebhook, fanOutRenderEvent, getWebhook, type Logge
 import { activeSecrets, signatureHeader } from '../src/webhooks/webhook-secret.ts';
 import { claimWebhookAttempt } from '../src/webhooks/claim-webhook-attempt.ts';
 import { finishRender } from '../src/renders/finish-render.ts';
-import { isSealed, openSecret, secretsKeys } from '../src/settings/sealed-secrets.ts';
+import { isSealed, openSecret, secretsKeys, webhookSecretPlace } from '../src/settings/sealed-secrets.ts';
 import { newId } from '../src/shared/ids.ts';
 import { retryDelaysMs } from '../src/webhooks/delivery-rules.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -201,7 +201,7 @@ describe('rotation', () => {
     const row = async () => {
       const stored = await ctx.db.webhook.findUniqueOrThrow({ where: { id: webhook.id } });
       for (const value of [stored.secret, stored.previousSecret]) if (value !== null) expect(isSealed(value)).toBe(true);
-      return { ...stored, secret: openSecret(keys, stored.secret), previousSecret: stored.previousSecret && openSecret(keys, stored.previousSecret) };
+      return { ...stored, secret: openSecret(keys, stored.secret, webhookSecretPlace(stored.id)), previousSecret: stored.previousSecret && openSecret(keys, stored.previousSecret, webhookSecretPlace(stored.id)) };
     };
     const sign = (secret: string, t: number, body: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
 

@@ -1,10 +1,10 @@
 import type { ServiceContext } from '../shared/context.ts';
-import { openSecret, sealSecret, sealedWithCurrent, secretsKeys } from './sealed-secrets.ts';
+import { openSecret, type SealedPlace, sealSecret, sealedWithCurrent, secretsKeys, webhookSecretPlace } from './sealed-secrets.ts';
 
 export interface ResealSecretsResult {
   /** Stored secrets looked at (a webhook's current and previous secret count once each). */
   checked: number;
-  /** Of them, those rewritten: plain values, and values sealed under the previous key. */
+  /** Of them, those rewritten: plain values, values sealed before they were bound to their row (v1), and values sealed under the previous key. */
   resealed: number;
   /** Sealed values neither key opens (a lost or wrong key): left as they are and logged. */
   unreadable: number;
@@ -14,8 +14,9 @@ export interface ResealSecretsResult {
 const pageSize = 500;
 
 /**
- * Seals every stored webhook signing secret under the current key (`svc secrets reseal`, and at
- * each `npm start`): values stored plain before sealing existed, and values sealed under
+ * Seals every stored webhook signing secret under the current key, bound to its row
+ * (`svc secrets reseal`, and at each `npm start`): values stored plain before sealing existed,
+ * v1 values sealed before binding, and values sealed under
  * SVC_SECRETS_KEY_PREVIOUS after a rotation, after which the previous key can be dropped. Each
  * row is rewritten only if it still holds what was read, so a rotation racing the reseal is
  * never undone. A value neither key opens is left as it is and counted. Running it again
@@ -24,10 +25,10 @@ const pageSize = 500;
 export async function resealSecrets(ctx: ServiceContext): Promise<ResealSecretsResult> {
   const keys = secretsKeys(ctx.config.secrets);
   let unreadable = 0;
-  const reseal = (stored: string) => {
-    if (sealedWithCurrent(keys, stored)) return stored;
+  const reseal = (stored: string, place: SealedPlace) => {
+    if (sealedWithCurrent(keys, stored, place)) return stored;
     try {
-      return sealSecret(keys, openSecret(keys, stored));
+      return sealSecret(keys, openSecret(keys, stored, place), place);
     } catch {
       unreadable += 1;
       return stored;
@@ -46,8 +47,9 @@ export async function resealSecrets(ctx: ServiceContext): Promise<ResealSecretsR
     if (rows.length === 0) break;
     after = rows.at(-1)!.id;
     for (const row of rows) {
-      const secret = reseal(row.secret);
-      const previousSecret = row.previousSecret === null ? null : reseal(row.previousSecret);
+      const place = webhookSecretPlace(row.id);
+      const secret = reseal(row.secret, place);
+      const previousSecret = row.previousSecret === null ? null : reseal(row.previousSecret, place);
       checked += row.previousSecret === null ? 1 : 2;
       if (secret === row.secret && previousSecret === row.previousSecret) continue;
       const updated = await ctx.db.webhook.updateMany({

@@ -1,4 +1,4 @@
-// Secrets the service must read back in full (webhook signing secrets) are kept in the database
+// Secrets the service must read back in full (webhook signing secrets, the provenance key) are kept in the database
 // sealed with AES-256-GCM under a key held outside it, so a copy of the database alone (a
 // backup, a replica, a read through SQL) yields none of them. docs/security.md tells
 // the operator how to set and rotate the key.
@@ -7,12 +7,37 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServiceConfig } from '../shared/config.ts';
 
-/** A sealed value: the scheme, then base64 of nonce (12 bytes), ciphertext and tag (16 bytes). */
-export const sealedPrefix = 'svc_sealed_v1.';
+/**
+ * A sealed value: the scheme, then base64 of nonce (12 bytes), ciphertext and tag (16 bytes).
+ * v2 binds the value to its kind and to the row that holds it (the associated data), so a
+ * value copied into another row, or into a column of another kind, does not open there.
+ */
+export const sealedPrefix = 'svc_sealed_v2.';
+/** Webhook signing secrets sealed before values were bound to their row: open until a reseal rewrites them as v2. */
+export const legacySealedPrefix = 'svc_sealed_v1.';
 const nonceBytes = 12;
 const tagBytes = 16;
-/** Binds a sealed value to what it is, so it cannot be passed off as another kind of secret. */
-const purpose = Buffer.from('svc webhook signing secret');
+
+/** The kinds of sealed secret, each named in the associated data of its values. */
+export type SealedKind = 'webhook signing secret' | 'provenance key';
+
+/**
+ * Where a sealed value belongs: its kind and the id of its row (a webhook's id; a service
+ * setting's key). A webhook's current and previous secret share one place: a rotation moves
+ * the current one into the previous column as it is, and both are that webhook's own secrets.
+ */
+export interface SealedPlace {
+  kind: SealedKind;
+  rowId: string;
+}
+
+/** The place of a webhook's signing secrets. */
+export const webhookSecretPlace = (webhookId: string): SealedPlace => ({ kind: 'webhook signing secret', rowId: webhookId });
+
+// NUL cannot occur in a kind or an id, so no two places share associated data
+const associatedData = (place: SealedPlace) => Buffer.from(`${sealedPrefix}\0${place.kind}\0${place.rowId}`);
+/** v1 named only the kind: it was used for webhook signing secrets alone. */
+const legacyAssociatedData = Buffer.from('svc webhook signing secret');
 
 export interface SecretsKeys {
   /** Seals every new value, and opens them. */
@@ -70,46 +95,52 @@ function keyFromFile(path: string): Buffer {
 }
 
 export function isSealed(value: string): boolean {
-  return value.startsWith(sealedPrefix);
+  return value.startsWith(sealedPrefix) || value.startsWith(legacySealedPrefix);
 }
 
-/** Seals a secret under the current key (a fresh nonce each time). */
-export function sealSecret(keys: SecretsKeys, secret: string): string {
+/** Seals a secret under the current key for its place (a fresh nonce each time). */
+export function sealSecret(keys: SecretsKeys, secret: string, place: SealedPlace): string {
   const nonce = randomBytes(nonceBytes);
   const cipher = createCipheriv('aes-256-gcm', keys.current, nonce);
-  cipher.setAAD(purpose);
+  cipher.setAAD(associatedData(place));
   const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
   return sealedPrefix + Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
 }
 
 /**
- * The secret of a stored value: opened with the current key, else the previous one. A value
- * stored before sealing existed is plain and is answered as it is, until a reseal seals it.
- * A sealed value no key opens is an operator error (a lost or wrong key): it throws.
+ * The secret of a stored value in its place: opened with the current key, else the previous
+ * one. Webhook signing secrets stored before sealing (plain) or before binding (v1) are
+ * answered too, until a reseal rewrites them; no other kind ever had such values. A value
+ * that opens with neither key, or not in this place, throws: a lost or wrong key, or a value
+ * moved from another row.
  */
-export function openSecret(keys: SecretsKeys, stored: string): string {
-  if (!isSealed(stored)) return stored;
-  const raw = Buffer.from(stored.slice(sealedPrefix.length), 'base64');
+export function openSecret(keys: SecretsKeys, stored: string, place: SealedPlace): string {
+  const legacy = place.kind === 'webhook signing secret';
+  if (!isSealed(stored) && legacy) return stored;
+  const v2 = stored.startsWith(sealedPrefix);
+  if (!v2 && !(legacy && stored.startsWith(legacySealedPrefix))) throw new Error(`a stored ${place.kind} is not sealed`);
+  const raw = Buffer.from(stored.slice(stored.indexOf('.') + 1), 'base64');
+  const aad = v2 ? associatedData(place) : legacyAssociatedData;
   const opened = [keys.current, keys.previous].flatMap((key) => {
     if (!key || raw.length < nonceBytes + tagBytes) return [];
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, nonceBytes));
-      decipher.setAAD(purpose);
+      decipher.setAAD(aad);
       decipher.setAuthTag(raw.subarray(raw.length - tagBytes));
       return [Buffer.concat([decipher.update(raw.subarray(nonceBytes, raw.length - tagBytes)), decipher.final()]).toString('utf8')];
     } catch {
       return [];
     }
   });
-  if (opened.length === 0) throw new Error('a sealed secret opens with neither SVC_SECRETS_KEY nor SVC_SECRETS_KEY_PREVIOUS');
+  if (opened.length === 0) throw new Error(`a sealed ${place.kind} opens with neither SVC_SECRETS_KEY nor SVC_SECRETS_KEY_PREVIOUS in its row`);
   return opened[0]!;
 }
 
-/** Whether a stored value is already sealed under the current key (a reseal leaves it alone). */
-export function sealedWithCurrent(keys: SecretsKeys, stored: string): boolean {
-  if (!isSealed(stored)) return false;
+/** Whether a stored value is already sealed as v2 under the current key for its place (a reseal leaves it alone). */
+export function sealedWithCurrent(keys: SecretsKeys, stored: string, place: SealedPlace): boolean {
+  if (!stored.startsWith(sealedPrefix)) return false;
   try {
-    openSecret({ current: keys.current, previous: null }, stored);
+    openSecret({ current: keys.current, previous: null }, stored, place);
     return true;
   } catch {
     return false;

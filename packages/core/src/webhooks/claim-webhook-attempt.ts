@@ -4,7 +4,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
 import { attemptLeaseMs, deliveryJobKey } from './delivery-rules.ts';
 import { activeSecrets } from './webhook-secret.ts';
-import { openSecret, secretsKeys } from '../settings/sealed-secrets.ts';
+import { openSecret, secretsKeys, webhookSecretPlace } from '../settings/sealed-secrets.ts';
 
 /** What one claimed attempt sends, and the fence its result is recorded under. */
 export interface ClaimedAttempt {
@@ -94,6 +94,7 @@ export async function claimWebhookAttempt(ctx: ServiceContext, deliveryId: strin
       data: { state: 'sending', leaseExpiresAt: new Date(now.getTime() + attemptLeaseMs) },
     });
     const keys = secretsKeys(ctx.config.secrets);
+    const place = webhookSecretPlace(delivery.webhook_id);
     return {
       attemptId: attempt.id,
       deliveryId: delivery.id,
@@ -106,8 +107,8 @@ export async function claimWebhookAttempt(ctx: ServiceContext, deliveryId: strin
       body: delivery.body,
       secrets: activeSecrets(
         {
-          secret: openSecret(keys, delivery.secret),
-          previousSecret: delivery.previous_secret === null ? null : openSecret(keys, delivery.previous_secret),
+          secret: openSecret(keys, delivery.secret, place),
+          previousSecret: delivery.previous_secret === null ? null : openSecret(keys, delivery.previous_secret, place),
           previousSecretExpiresAt: delivery.previous_secret_expires_at,
         },
         now,

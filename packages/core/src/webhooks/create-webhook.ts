@@ -5,7 +5,7 @@ import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import type { WebhookRecord } from '../shared/records.ts';
 import { newWebhookSecret } from './webhook-secret.ts';
-import { sealSecret, secretsKeys } from '../settings/sealed-secrets.ts';
+import { sealSecret, secretsKeys, webhookSecretPlace } from '../settings/sealed-secrets.ts';
 
 /** A destination with its signing secret, which is shown only on creation and rotation. */
 export interface WebhookWithSecret {
@@ -22,7 +22,7 @@ export interface CreateWebhookOptions {
  * Creates an enabled destination and returns its signing secret, shown only here and on
  * rotation. The URL must pass the egress policy now (it is checked again on every
  * delivery); a refusal names the policy code in the field: url.<code>. The secret is stored
- * sealed (settings/sealed-secrets.ts).
+ * sealed and bound to the webhook's id (settings/sealed-secrets.ts).
  */
 export async function createWebhook(ctx: ServiceContext, { accountId, request }: CreateWebhookOptions): Promise<WebhookWithSecret> {
   const vetted = await vetUrl(request.url, { allowlist: ctx.config.egressAllowlist });
@@ -33,8 +33,9 @@ export async function createWebhook(ctx: ServiceContext, { accountId, request }:
     // the account row lock serialises concurrent creates, so the limit cannot be overrun
     await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId} FOR UPDATE`;
     if ((await tx.webhook.count({ where: { accountId } })) >= maxWebhooks) throw new DomainError('webhook_limit_reached');
+    const id = newId(webhookIdPrefix);
     return tx.webhook.create({
-      data: { id: newId(webhookIdPrefix), accountId, url: request.url, events, secret: sealSecret(secretsKeys(ctx.config.secrets), secret), displayPrefix, createdAt: ctx.clock() },
+      data: { id, accountId, url: request.url, events, secret: sealSecret(secretsKeys(ctx.config.secrets), secret, webhookSecretPlace(id)), displayPrefix, createdAt: ctx.clock() },
     });
   });
   return { webhook, secret };

@@ -1,4 +1,4 @@
-import { sealSecret, secretsKeys } from '../settings/sealed-secrets.ts';
+import { sealSecret, secretsKeys, webhookSecretPlace } from '../settings/sealed-secrets.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newWebhookSecret, rotationOverlapMs } from './webhook-secret.ts';
 import type { WebhookWithSecret } from './create-webhook.ts';
@@ -19,7 +19,7 @@ export async function rotateWebhookSecret(ctx: ServiceContext, options: RotateWe
     return tx.webhook.update({
       where: { id: current.id },
       data: {
-        secret: sealSecret(secretsKeys(ctx.config.secrets), secret),
+        secret: sealSecret(secretsKeys(ctx.config.secrets), secret, webhookSecretPlace(current.id)),
         displayPrefix,
         previousSecret: current.secret,
         previousSecretExpiresAt: new Date(now.getTime() + rotationOverlapMs),
