@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDb } from '@svc/db';
+import { embeddedDatabaseUrl } from '@svc/db/admin';
 import { describe, expect, it } from 'vitest';
 import { apiAt } from './support/api.ts';
 import { openLink } from './support/sessions.ts';
@@ -45,7 +46,10 @@ describe('stopping npm start', () => {
       expect(signIn.headers.get('set-cookie')).toMatch(/^__Host-svc_session=/);
 
       // the watch on the job is connected before the render is sent, so it cannot start late
-      const jobs = await watchJobs(`postgres://postgres:svc-embedded@127.0.0.1:${pgPort}/svc`);
+      // through the cluster's socket with its stored password, as the service and its CLI reach it
+      const databaseUrl = await embeddedDatabaseUrl({ dataDir, port: pgPort, database: 'svc' });
+      expect(databaseUrl).not.toBeNull();
+      const jobs = await watchJobs(databaseUrl!);
       // a synchronous render whose page keeps the browser busy for a few seconds
       const html = '<script>const end = Date.now() + 4000; while (Date.now() < end) {}</script><h1>Rendered through shutdown</h1>';
       const rendering = apiAt(`http://127.0.0.1:${port}`, '/v1/pdf', { method: 'POST', key: apiKey, body: { html, javascript: { mode: 'enabled' } } });

@@ -67,6 +67,7 @@ try {
     url: process.env.DATABASE_URL,
     dataDir,
     port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : undefined,
+    tcp: process.env.SVC_EMBEDDED_PG_TCP === '1',
     log: (message) => logger.info(message),
   });
   if (stopping) await stopping;

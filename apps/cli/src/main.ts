@@ -166,6 +166,7 @@ const database = await resolveDatabase({
   url: process.env.DATABASE_URL,
   dataDir,
   port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : (running?.embedded_database_port ?? undefined),
+  tcp: process.env.SVC_EMBEDDED_PG_TCP === '1',
 });
 const db = createDb({ url: database.url, poolSize: 2 });
 let exitCode = 0;

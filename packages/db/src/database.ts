@@ -1,7 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
-import { socketDirOf, startEmbeddedCluster } from './embedded-cluster.ts';
+import { startEmbeddedCluster } from './embedded-cluster.ts';
+import { clusterPassword, reachWithStoredPassword, readPasswordFile, passwordFileOf } from './embedded-password.ts';
+import { socketDirOf } from './embedded-socket.ts';
 
 export interface DatabaseHandle {
   url: string;
@@ -14,43 +16,50 @@ export interface DatabaseHandle {
 export interface ResolveDatabaseOptions {
   /** DATABASE_URL; when set, that server is used and nothing is started. */
   url?: string;
-  /** SVC_DATA_DIR; the embedded cluster is its pg/ folder (as root, where that folder links to). */
+  /** SVC_DATA_DIR; the embedded cluster is its pg/ folder (as root, where that folder links to), its password file beside it. */
   dataDir: string;
-  /** Port of the embedded cluster (SVC_EMBEDDED_PG_PORT). */
+  /** Port of the embedded cluster (SVC_EMBEDDED_PG_PORT): it names the socket, and the TCP port when `tcp` is on. */
   port?: number;
+  /** SVC_EMBEDDED_PG_TCP: a server this start makes also listens on 127.0.0.1 (off: its socket only). */
+  tcp?: boolean;
   database?: string;
   log?: (message: string) => void;
 }
 
 const embeddedUser = 'postgres';
-const embeddedPassword = 'svc-embedded';
+const defaultPort = 54329;
 
 /**
- * Returns a connection URL for the service's database: DATABASE_URL when given,
- * otherwise an embedded PostgreSQL cluster started in the data directory.
+ * Returns a connection URL for the service's database: DATABASE_URL when given, otherwise
+ * the embedded PostgreSQL cluster of the data directory, through its socket with its stored
+ * password (started here when it does not run yet).
  */
 export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) return { url: options.url, embedded: false, stop: async () => {} };
 
-  const port = options.port ?? 54329;
+  const port = options.port ?? defaultPort;
   const database = options.database ?? 'svc';
-  const tcpUrl = serverUrl('127.0.0.1', port);
+  const password = await clusterPassword(resolve(options.dataDir));
   // another process of the service (npm start, the CLI) may already run the cluster
-  if (await canConnect(`${tcpUrl}/postgres`)) {
-    const socketUrl = runningSocketUrl(options.dataDir, port);
-    const url = socketUrl && (await canConnect(`${socketUrl}/postgres`)) ? socketUrl : tcpUrl;
+  const runningSocketDir = socketDirOfDataDir(options.dataDir, port);
+  if (runningSocketDir && (await reachWithStoredPassword((secret) => serverUrl(runningSocketDir, port, secret, 'postgres'), password))) {
+    const url = serverUrl(runningSocketDir, port, password);
     await ensureDatabase(`${url}/postgres`, database);
     return { url: `${url}/${database}`, embedded: true, stop: async () => {} };
   }
   const cluster = await startEmbeddedCluster({
     dataDir: options.dataDir,
     port,
+    tcp: options.tcp ?? false,
     user: embeddedUser,
-    password: embeddedPassword,
+    password,
     log: options.log ?? (() => {}),
   });
-  const url = cluster.socketDir ? serverUrl(cluster.socketDir, port) : tcpUrl;
+  const url = serverUrl(cluster.socketDir, port, password);
   try {
+    if (!(await reachWithStoredPassword((secret) => serverUrl(cluster.socketDir, port, secret, 'postgres'), password))) {
+      throw new Error(`the embedded PostgreSQL started but does not answer on its socket in ${cluster.socketDir}`);
+    }
     await ensureDatabase(`${url}/postgres`, database);
   } catch (error) {
     await cluster.stop();
@@ -60,34 +69,32 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
 }
 
 /**
- * The embedded server's address without a database: a socket directory (an absolute path,
- * percent-encoded in the host, as node-postgres and libpq read it) or a TCP host.
+ * The URL of a database of the data directory's running embedded cluster, through its socket
+ * with its stored password, without starting or changing anything (null when the data
+ * directory has no cluster or no password yet).
  */
-function serverUrl(host: string, port: number): string {
-  return `postgres://${embeddedUser}:${embeddedPassword}@${host.startsWith('/') ? encodeURIComponent(host) : host}:${port}`;
+export async function embeddedDatabaseUrl(options: { dataDir: string; port?: number; database: string }): Promise<string | null> {
+  const port = options.port ?? defaultPort;
+  const socketDir = socketDirOfDataDir(options.dataDir, port);
+  const password = await readPasswordFile(passwordFileOf(resolve(options.dataDir)));
+  return socketDir && password ? serverUrl(socketDir, port, password, options.database) : null;
 }
 
-/** The socket URL a cluster of this data directory would have (whether its server listens there is for the caller to try). */
-function runningSocketUrl(dataDir: string, port: number): string | null {
-  let clusterDir: string;
+/**
+ * The embedded server's address: its socket directory (an absolute path, percent-encoded in
+ * the host, as node-postgres and libpq read it), with a database when one is named.
+ */
+function serverUrl(socketDir: string, port: number, password: string, database?: string): string {
+  const server = `postgres://${embeddedUser}:${encodeURIComponent(password)}@${encodeURIComponent(socketDir)}:${port}`;
+  return database ? `${server}/${database}` : server;
+}
+
+/** The socket directory a cluster of this data directory has (whether its server listens there is for the caller to try). */
+function socketDirOfDataDir(dataDir: string, port: number): string | null {
   try {
-    clusterDir = realpathSync(join(resolve(dataDir), 'pg'));
+    return socketDirOf(realpathSync(join(resolve(dataDir), 'pg')), port);
   } catch {
     return null;
-  }
-  const socketDir = socketDirOf(clusterDir, port);
-  return socketDir ? serverUrl(socketDir, port) : null;
-}
-
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 

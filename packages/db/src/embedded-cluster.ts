@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { prepareSocketDir, socketDirOf } from './embedded-socket.ts';
 import { ensureSystemAccount } from './system-account.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface EmbeddedClusterOptions {
   /** SVC_DATA_DIR; the cluster is its pg/ folder, or where that folder links to. */
   dataDir: string;
   port: number;
+  /** Whether the server also listens on 127.0.0.1 (SVC_EMBEDDED_PG_TCP); otherwise on its socket only. */
+  tcp: boolean;
   user: string;
   password: string;
   log: (message: string) => void;
@@ -33,8 +36,8 @@ export interface EmbeddedClusterOptions {
 export interface EmbeddedCluster {
   /** The cluster's data directory as the server sees it. */
   clusterDir: string;
-  /** The directory of the server's Unix-domain socket, when it has one (see socketDirOf). */
-  socketDir: string | null;
+  /** The directory of the server's Unix-domain socket (see socketDirOf). */
+  socketDir: string;
   /** The server's process id. */
   pid: number;
   stop(): Promise<void>;
@@ -54,28 +57,9 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Pro
     await initialise(binaries, clusterDir, account, options);
   }
   const socketDir = socketDirOf(clusterDir, options.port);
-  const server = await startServer(binaries, clusterDir, account, options.port, socketDir);
+  if (socketDir !== clusterDir) await prepareSocketDir(socketDir, account ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 });
+  const server = await startServer(binaries, clusterDir, account, { port: options.port, socketDir, tcp: options.tcp });
   return { clusterDir, socketDir, pid: server.pid as number, stop: () => stopServer(server) };
-}
-
-/** The longest socket path the platform takes (sun_path holds 108 bytes, its terminating zero included). */
-const maxSocketPath = 107;
-
-/**
- * The server's Unix-domain socket lives in the cluster directory itself: reachable by the
- * cluster's owner (and root) only, so no other local account (the browser's among them) can
- * even reach the server's password prompt there, and the service's processes talk to it
- * without the TCP stack, which costs a query's round trip a good part of its CPU on both
- * sides. Null when the socket's path would be too long for the platform: the server then
- * keeps PostgreSQL's default socket and the service uses TCP on 127.0.0.1.
- */
-export function socketDirOf(clusterDir: string, port: number): string | null {
-  return socketPath(clusterDir, port).length <= maxSocketPath ? clusterDir : null;
-}
-
-/** The socket's file, as PostgreSQL names it in its socket directory. */
-function socketPath(socketDir: string, port: number): string {
-  return join(socketDir, `.s.PGSQL.${port}`);
 }
 
 /** The cluster directory of a data directory, without creating anything. */
@@ -188,7 +172,7 @@ async function initialise(binaries: Binaries, clusterDir: string, account: Accou
   await writeFile(passwordFile, `${options.password}\n`, { mode: 0o600 });
   if (account) await chown(passwordFile, account.uid, account.gid);
   try {
-    const args = [`--pgdata=${clusterDir}`, '--auth=password', `--username=${options.user}`, `--pwfile=${passwordFile}`, `--lc-messages=${messageLocale}`];
+    const args = [`--pgdata=${clusterDir}`, '--auth=scram-sha-256', `--username=${options.user}`, `--pwfile=${passwordFile}`, `--lc-messages=${messageLocale}`];
     const child = spawnAs(account, join(binaries.home, 'bin', 'initdb'), args, dirname(clusterDir), false);
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -200,8 +184,16 @@ async function initialise(binaries: Binaries, clusterDir: string, account: Accou
   }
 }
 
-async function startServer(binaries: Binaries, clusterDir: string, account: Account | null, port: number, socketDir: string | null): Promise<ChildProcess> {
-  const args = ['-D', clusterDir, '-p', String(port), ...(socketDir ? ['-k', socketDir] : [])];
+interface Listening {
+  port: number;
+  socketDir: string;
+  tcp: boolean;
+}
+
+async function startServer(binaries: Binaries, clusterDir: string, account: Account | null, listening: Listening): Promise<ChildProcess> {
+  // no TCP port unless asked for: the socket's 0700 directory is what keeps other local accounts out
+  const listenAddresses = listening.tcp ? '127.0.0.1' : '';
+  const args = ['-D', clusterDir, '-p', String(listening.port), '-k', listening.socketDir, '-c', `listen_addresses=${listenAddresses}`];
   // a process group of its own: a terminal's Ctrl-C reaches the service, which stops this last
   const child = spawnAs(account, join(binaries.home, 'bin', 'postgres'), args, dirname(clusterDir), true);
   await new Promise<void>((ready, fail) => {
