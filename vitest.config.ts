@@ -25,7 +25,7 @@ const unit = [
   'packages/sdk/test/generated-types.test.ts',
   'packages/sdk/test/webhook-signatures.test.ts',
 ];
-const renderer = ['packages/renderer/test/**/*.test.ts', 'apps/worker/test/adapt-layout.test.ts'];
+const renderer = ['packages/renderer/test/**/*.test.ts', 'packages/sandbox/test/**/*.test.ts', 'apps/worker/test/adapt-layout.test.ts'];
 
 export default defineConfig({
   test: {

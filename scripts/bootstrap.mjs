@@ -108,6 +108,8 @@ function rmStamp(name) {
 
 const systemPackages = [
   { binary: '/usr/lib/chromium/chromium-headless-shell', apt: 'chromium-headless-shell' },
+  // the sandbox of the browser and of every parser of tenant bytes (packages/sandbox)
+  { binary: '/usr/bin/bwrap', apt: 'bubblewrap' },
   { binary: '/usr/bin/qpdf', apt: 'qpdf' },
   { binary: '/usr/bin/pdfinfo', apt: 'poppler-utils' },
   { binary: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', apt: 'fonts-dejavu-core' },

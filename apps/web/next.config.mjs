@@ -1,6 +1,6 @@
 /** @type {import('next').NextConfig} */
 const config = {
-  transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db', '@svc/rules'],
+  transpilePackages: ['@svc/contracts', '@svc/core', '@svc/db', '@svc/rules', '@svc/sandbox'],
   // Native and wasm-backed packages load from node_modules at run time. @svc/templating starts
   // its sandbox worker threads from its own files, so it stays a package on disk too (the web
   // process resolves it to its build through the `svc-compiled` condition: scripts/build-service.mjs).

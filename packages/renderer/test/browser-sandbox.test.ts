@@ -4,11 +4,11 @@
 // before the browser starts, as the worker would have them.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { RenderError } from '@svc/contracts';
-import { Renderer } from '../src/index.ts';
+import { DEFAULT_CHROMIUM_PATH, Renderer } from '../src/index.ts';
 import { processTree } from './support/processes.ts';
 
 const SECRETS = {
@@ -76,6 +76,38 @@ async function duringRender<T>(body: (browserPid: number) => Promise<T>): Promis
   }
 }
 
+const chromiumPath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
+
+/** Chromium's own browser process: below the sandbox's processes, the one running the executable without a --type. */
+function chromiumBrowser(browserPid: number): number {
+  const found = processTree(browserPid).find((pid) => {
+    try {
+      const line = commandLine(pid);
+      return line.startsWith(`${chromiumPath} `) && !line.includes(' --type=');
+    } catch {
+      return false;
+    }
+  });
+  if (found === undefined) throw new Error('no Chromium browser process below the sandbox');
+  return found;
+}
+
+/** The process group a process belongs to. */
+const processGroup = (pid: number) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+};
+
+/**
+ * Runs a command in the mount namespace of a process of the browser: what a process that
+ * escaped the renderer into the browser would see of the machine. As another user than root,
+ * the sandbox's user namespace (owned by this user) is entered first.
+ */
+function inBrowserSandbox(pid: number, command: string, args: string[]): string {
+  const enter = process.getuid?.() === 0 ? ['-m'] : ['-U', '-m', '--preserve-credentials'];
+  return execFileSync('/usr/bin/nsenter', ['-t', String(pid), ...enter, '--', command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
 async function waitForRenderer(browserPid: number): Promise<number> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -102,6 +134,48 @@ test('the browser runs with its own sandbox on, as a non-root account, with no n
     // Chromium filters its children's system calls, not its own: the browser process carries
     // the launcher's deny-list filter (seccomp-filter.ts)
     expect(browser.seccomp).toBe(2);
+  });
+});
+
+test('Chromium runs below bubblewrap, in the process group the pool kills, in namespaces of its own', async () => {
+  await duringRender(async (browserPid) => {
+    // the pid puppeteer holds is the sandbox's: bubblewrap, which stays as Chromium's ancestor
+    expect(commandLine(browserPid)).toContain('/usr/bin/bwrap ');
+    const chromium = chromiumBrowser(browserPid);
+    expect(chromium).not.toBe(browserPid);
+    expect(processGroup(chromium)).toBe(browserPid);
+    expect(commandLine(chromium)).not.toContain(' --no-sandbox');
+    const chromiumStatus = status(chromium);
+    expect(chromiumStatus.uids.every((uid) => uid !== 0)).toBe(true);
+    expect(chromiumStatus.noNewPrivs).toBe(1);
+    expect(chromiumStatus.seccomp).toBe(2);
+    for (const namespace of ['user', 'pid', 'mnt', 'ipc', 'uts']) {
+      expect(readlinkSync(`/proc/${chromium}/ns/${namespace}`)).not.toBe(readlinkSync(`/proc/self/ns/${namespace}`));
+    }
+    // the network stays the host's: job contexts reach their tripwire listener on loopback
+    expect(readlinkSync(`/proc/${chromium}/ns/net`)).toBe(readlinkSync('/proc/self/ns/net'));
+  });
+});
+
+test("from inside the browser's sandbox the data directory, the checkout, home, other temporary files and the service's processes are not there", async () => {
+  await duringRender(async (browserPid) => {
+    const chromium = chromiumBrowser(browserPid);
+    const missing = (command: string, args: string[]) => expect(() => inBrowserSandbox(chromium, command, args)).toThrow(/No such file or directory/);
+    missing('cat', [join(dataDir, 'tenant.html')]);
+    missing('ls', [dataDir]);
+    missing('ls', [process.cwd()]);
+    missing('ls', [homedir()]);
+    // a /proc of the sandbox's own: none of the service's processes, so none of their environments
+    missing('cat', [`/proc/${process.pid}/environ`]);
+    const pids = inBrowserSandbox(chromium, 'ls', ['/proc']).split('\n').filter((entry) => /^\d+$/.test(entry)).map(Number);
+    expect(pids).not.toContain(process.pid);
+    expect(pids.length).toBeLessThanOrEqual(processTree(browserPid).length);
+    // of the system temporary directory, only the browser's own profile
+    const profile = renderer.status().userDataDir!;
+    expect(inBrowserSandbox(chromium, 'ls', ['-A', tmpdir()]).split('\n').filter(Boolean)).toEqual([basename(profile)]);
+    // the system's files and the fonts are there, read-only
+    expect(inBrowserSandbox(chromium, 'ls', ['/usr/share/fonts'])).toContain('truetype');
+    expect(() => inBrowserSandbox(chromium, 'touch', ['/usr/share/fonts/written'])).toThrow(/Read-only file system|Permission denied/);
   });
 });
 
@@ -136,8 +210,10 @@ test('a renderer is seccomp-filtered, has no new privileges and sits in its own 
     expect(rendererStatus.uids.every((uid) => uid !== 0)).toBe(true);
     expect(rendererStatus.seccomp).toBe(2);
     expect(rendererStatus.noNewPrivs).toBe(1);
+    // Chromium's own namespaces, nested in the sandbox's: different from its browser process's
+    const chromium = chromiumBrowser(browserPid);
     for (const namespace of ['user', 'pid']) {
-      expect(readlinkSync(`/proc/${rendererPid}/ns/${namespace}`)).not.toBe(readlinkSync(`/proc/self/ns/${namespace}`));
+      expect(readlinkSync(`/proc/${rendererPid}/ns/${namespace}`)).not.toBe(readlinkSync(`/proc/${chromium}/ns/${namespace}`));
     }
   });
 });

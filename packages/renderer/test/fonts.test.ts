@@ -112,7 +112,7 @@ describe('the face each line is drawn with, as the browser reports it', () => {
     const account = browserAccount();
     const dirs = await makeBrowserDirs(account);
     profile = dirs.userDataDir;
-    browser = await puppeteer.launch(accountLaunchOptions({ executablePath: chromiumPath, flags: launchFlags(profile), account, dirs }));
+    browser = await puppeteer.launch(accountLaunchOptions({ executablePath: chromiumPath, flags: launchFlags(profile), dirs }));
     const page = await browser.newPage();
     await page.setContent(multilingual, { waitUntil: 'load' });
     const cdp = await page.createCDPSession();

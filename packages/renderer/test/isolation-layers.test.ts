@@ -38,7 +38,7 @@ beforeAll(async () => {
   const account = browserAccount();
   const dirs = await makeBrowserDirs(account);
   profile = dirs.userDataDir;
-  browser = await puppeteer.launch(accountLaunchOptions({ executablePath: chromiumPath, flags: launchFlags(profile), account, dirs }));
+  browser = await puppeteer.launch(accountLaunchOptions({ executablePath: chromiumPath, flags: launchFlags(profile), dirs }));
 });
 
 afterAll(async () => {

@@ -1,32 +1,24 @@
-// Chromium runs with its own sandbox on, as an account that owns nothing of the service. As
-// root that is a dedicated system account (created if missing); as any other user it is that
-// user, whose files the service already keeps private (see sealDataDir). Either way the browser
-// starts with no new privileges, in directories of its own, and with an environment that names
-// nothing of the service: a renderer exploit finds no credential to read and no tenant's file.
+// Chromium runs with its own sandbox on, inside the service's sandbox (@svc/sandbox): as an
+// account that owns nothing of the service when the service is root, with no new privileges,
+// under the seccomp filter, in bubblewrap's namespaces with a view of the machine that holds
+// the system's files, fonts and its own profile and nothing else, and with an environment that
+// names nothing of the service. A renderer exploit finds no credential to read, no tenant's
+// file and no other process, whichever user the service runs as.
 import { existsSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { ensureSystemAccount, type SystemAccount } from '@svc/db/system-account';
+import { dirname, join } from 'node:path';
+import type { SystemAccount } from '@svc/db/system-account';
+import { type SandboxLauncher, sandboxedCommand, sandboxLauncher } from '@svc/sandbox';
 import puppeteer, { type LaunchOptions } from 'puppeteer-core';
 import { FONTCONFIG_RELATIVE, fontconfigXml } from './font-config.ts';
 import { headlessMode } from './launch-flags.ts';
-import { seccompArch, seccompLauncher, PERL } from './seccomp-filter.ts';
 import { PROFILE_PREFIX } from './stale-profiles.ts';
-
-export const BROWSER_ACCOUNT = 'svc-chromium';
-
-/** util-linux's setpriv: switches the account and sets no_new_privs, then execs the browser in place (same pid). */
-export const SETPRIV = '/usr/bin/setpriv';
 
 /** The account the browser runs as when the service is root; null: it runs as the service's own user. */
 export function browserAccount(): SystemAccount | null {
-  if (process.getuid?.() !== 0) return null;
-  // looked up (or created) once per process: every restart of the browser uses it
-  account ??= ensureSystemAccount(BROWSER_ACCOUNT);
-  return account;
+  return sandboxLauncher().account;
 }
-let account: SystemAccount | undefined;
 
 export interface BrowserDirs {
   /** the profile (--user-data-dir); home/ and tmp/ sit inside it, so one removal drops all */
@@ -58,6 +50,8 @@ export async function makeBrowserDirs(account: SystemAccount | null): Promise<Br
 
 /** Variables of the service's environment a browser may see: how to render, never what to reach. */
 const PASSED_THROUGH = ['TZ', 'LANG', 'LC_ALL', 'FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'FONTCONFIG_SYSROOT'] as const;
+/** Those of them that name files, which the sandbox must then show. */
+const FONTCONFIG_PATHS = ['FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'FONTCONFIG_SYSROOT'] as const;
 
 /** The browser's whole environment: its own home and temp dirs, the locale, time zone and fonts, nothing else. */
 export function browserEnvironment(dirs: BrowserDirs, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
@@ -78,68 +72,34 @@ export function browserEnvironment(dirs: BrowserDirs, from: NodeJS.ProcessEnv = 
   return env;
 }
 
-export interface BrowserCommand {
-  executablePath: string;
-  args: string[];
-}
-
 /**
- * puppeteer's launch options for Chromium with these flags, as the browser's account, in its
- * own directories and environment. puppeteer's own default flags are computed here, because
- * the command puppeteer starts is the account switch in front of Chromium; the given flags
+ * puppeteer's launch options for Chromium with these flags, in the sandbox, in its own
+ * directories and environment. puppeteer's own default flags are computed here, because the
+ * command puppeteer starts is the sandbox's launch chain in front of Chromium; the given flags
  * come last, and Chromium's popup blocker stays on (window.open without a user gesture does
- * nothing).
+ * nothing). The pid puppeteer sees is bubblewrap's: Chromium runs below it, in the same
+ * process group, which is what the pool kills.
  */
-export function accountLaunchOptions(options: { executablePath: string; flags: string[]; account: SystemAccount | null; dirs: BrowserDirs }) {
+export function accountLaunchOptions(options: { executablePath: string; flags: string[]; dirs: BrowserDirs; launcher?: SandboxLauncher }) {
   const headless = headlessMode(options.executablePath);
   const chromiumArgs = [
     ...puppeteer.defaultArgs({ headless, args: options.flags }).filter((arg) => arg !== '--disable-popup-blocking'),
     // DevTools over a pipe: no debugging port that page content could reach
     '--remote-debugging-pipe',
   ];
-  const command = browserCommand(options.account, options.executablePath, chromiumArgs, existsSync(SETPRIV), browserFilter());
+  // a Chromium or fontconfig of the operator's choosing outside /usr is made visible, read-only
+  const ownDirectory = options.executablePath.startsWith('/usr/') ? [] : [dirname(options.executablePath)];
+  const fontconfig = FONTCONFIG_PATHS.map((name) => process.env[name]).filter((path): path is string => !!path && existsSync(path));
+  const command = sandboxedCommand(
+    { command: options.executablePath, args: chromiumArgs, readOnly: [...ownDirectory, ...fontconfig], writable: [options.dirs.userDataDir], network: 'shared' },
+    options.launcher ?? sandboxLauncher(),
+  );
   return {
-    executablePath: command.executablePath,
+    executablePath: command.command,
     ignoreDefaultArgs: true,
     args: command.args,
     env: browserEnvironment(options.dirs),
     headless,
     pipe: true,
   } satisfies LaunchOptions;
-}
-
-/**
- * The launcher that puts the browser process under its seccomp filter (seccomp-filter.ts), or
- * null on an architecture the filter is not built for. Perl is part of every Debian system;
- * without it the browser does not start rather than start unfiltered.
- */
-export function browserFilter(): string[] | null {
-  const target = seccompArch();
-  if (!target) return null;
-  if (!existsSync(PERL)) throw new Error(`${PERL} is needed to filter Chromium's system calls`);
-  return seccompLauncher(target);
-}
-
-/**
- * The command that starts the browser as its account: setpriv, which drops to the account (as
- * root) and sets no_new_privs, then the filter's launcher, which installs the seccomp filter,
- * then Chromium with its arguments; each execs the next, keeping the pid and the DevTools
- * pipe. Without setpriv a non-root service starts the launcher (or Chromium) directly: the
- * launcher sets no_new_privs itself, and Chromium does for its sandboxed children; as root it
- * refuses, since Chromium would then need --no-sandbox.
- */
-export function browserCommand(
-  account: SystemAccount | null,
-  executablePath: string,
-  args: string[],
-  hasSetpriv: boolean,
-  filter: string[] | null = null,
-): BrowserCommand {
-  const [command, ...commandArgs] = [...(filter ?? []), executablePath, ...args];
-  if (!hasSetpriv) {
-    if (account) throw new Error(`${SETPRIV} is needed to start Chromium as ${account.name}`);
-    return { executablePath: command!, args: commandArgs };
-  }
-  const switchAccount = account ? [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups'] : [];
-  return { executablePath: SETPRIV, args: [...switchAccount, '--no-new-privs', '--', command!, ...commandArgs] };
 }

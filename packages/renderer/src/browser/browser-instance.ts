@@ -48,7 +48,7 @@ export class BrowserInstance {
     let browser: Browser;
     try {
       browser = await puppeteer.launch({
-        ...accountLaunchOptions({ executablePath: options.executablePath, flags: launchFlags(userDataDir), account, dirs }),
+        ...accountLaunchOptions({ executablePath: options.executablePath, flags: launchFlags(userDataDir), dirs }),
         timeout: options.launchTimeoutMs,
         defaultViewport: null,
         handleSIGINT: false,
@@ -91,8 +91,9 @@ export class BrowserInstance {
   }
 
   async #sweep(): Promise<void> {
-    // puppeteer starts Chromium as a process group leader; a crash of the main process can
-    // leave zygote, renderer or utility children behind, which the group kill collects
+    // puppeteer starts the sandbox (bubblewrap, Chromium below it) as a process group leader;
+    // a crash of the main process can leave zygote, renderer or utility children behind, which
+    // the group kill collects
     if (this.pid !== null && signalGroup(this.pid, 'SIGKILL')) {
       // SIGKILL is asynchronous: stop() resolves only once no process of the group still runs
       const deadline = Date.now() + GROUP_EXIT_WAIT_MS;

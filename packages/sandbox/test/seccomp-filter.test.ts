@@ -1,11 +1,12 @@
-// The browser's seccomp filter, tried on a real process started the way the browser is (the
-// account switch, then the filter's launcher, then the program): refused calls fail with
-// EPERM, while everything else, the namespace sandbox's calls included, still works.
+// The sandbox's seccomp filter, tried on a real process started the way the browser and the
+// parsers are (the account switch, bubblewrap, then the filter's launcher, then the program):
+// refused calls fail with EPERM, while everything else, Chromium's namespace sandbox's calls
+// included, still works.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { browserAccount, browserCommand, browserFilter, SETPRIV } from '../src/browser/browser-account.ts';
-import { DENIED_CALLS, seccompArch, seccompProgram } from '../src/browser/seccomp-filter.ts';
+import { sandboxedCommand } from '../src/sandbox-command.ts';
+import { sandboxLauncher } from '../src/sandbox-launcher.ts';
+import { DENIED_CALLS, seccompArch, seccompProgram } from '../src/seccomp-filter.ts';
 
 const target = seccompArch();
 
@@ -26,10 +27,14 @@ const PROBE = `
   open my $s, "<", "/proc/self/status" or die; while (<$s>) { print if /^(Seccomp|NoNewPrivs|Uid):/ }
 `;
 
-/** Runs the probe as the browser would run: as its account, with or without the filter. */
+/** Runs the probe as the browser would run: as its account, in its sandbox, with or without the filter. */
 function probe(specs: string[], filtered: boolean) {
-  const command = browserCommand(browserAccount(), '/usr/bin/perl', ['-e', PROBE, '--', ...specs], existsSync(SETPRIV), filtered ? browserFilter() : null);
-  const output = execFileSync(command.executablePath, command.args, { encoding: 'utf8' });
+  const launcher = sandboxLauncher();
+  const command = sandboxedCommand(
+    { command: '/usr/bin/perl', args: ['-e', PROBE, '--', ...specs], network: 'shared' },
+    filtered ? launcher : { ...launcher, filter: null, setupFilter: null },
+  );
+  const output = execFileSync(command.command, command.args, { encoding: 'utf8', cwd: '/' });
   const errno = new Map(output.match(/^\d+=\d+$/gm)!.map((line) => line.split('=').map(Number) as [number, number]));
   const field = (name: string) => output.match(new RegExp(`^${name}:\\s*(\\S+)`, 'm'))![1];
   return { errno, seccomp: Number(field('Seccomp')), noNewPrivs: Number(field('NoNewPrivs')), uid: Number(field('Uid')) };

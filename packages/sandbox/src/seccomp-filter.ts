@@ -1,12 +1,14 @@
-// A seccomp filter for the browser process itself. Chromium filters the system calls of its
-// renderers and GPU process, never its own: the browser process, and the network and utility
-// processes it forks without a filter of their own, may call anything the kernel lets an
-// unprivileged account call. This deny-list takes away what a browser never needs and what
-// kernel exploits reach for (modules, kexec, keyrings, bpf, perf, userfaultfd, ptrace, the
-// mount API, the clock). It stays on across exec and is inherited by every process the browser
-// starts; Chromium stacks its own stricter filters on top for the renderers. What its namespace
-// sandbox needs (clone and unshare with new user, PID and network namespaces, chroot, setns)
-// is left alone.
+// A seccomp filter for every sandboxed process: the browser and the parsers of tenant bytes.
+// Chromium filters the system calls of its renderers and GPU process, never its own: the
+// browser process, and the network and utility processes it forks without a filter of their
+// own, may call anything the kernel lets an unprivileged account call; pdftoppm, ots-sanitize
+// and the image decoder have no filter of their own at all. This deny-list takes away what
+// none of them needs and what kernel exploits reach for (modules, kexec, keyrings, bpf, perf,
+// userfaultfd, ptrace, the mount API, the clock). It is installed after bubblewrap has built
+// the sandbox (which needs the mount API), stays on across exec and is inherited by every
+// process the sandboxed program starts; Chromium stacks its own stricter filters on top for
+// the renderers. What its namespace sandbox needs (clone and unshare with new user, PID and
+// network namespaces, chroot, setns) is left alone.
 import { arch } from 'node:os';
 
 /** Calls refused, by name; each architecture below gives the numbers it has of them. */
@@ -19,6 +21,13 @@ export const DENIED_CALLS = [
   'pivot_root', 'move_mount', 'open_tree', 'fsopen', 'fsconfig', 'fsmount', 'fspick', 'mount_setattr',
 ] as const;
 export type DeniedCall = (typeof DENIED_CALLS)[number];
+
+/**
+ * What bubblewrap calls to build the sandbox. Bubblewrap itself runs under the filter without
+ * these (so its processes, the one waiting outside and the reaper inside, are filtered too);
+ * the program inside gets the whole list stacked on top.
+ */
+export const SANDBOX_SETUP_CALLS: readonly DeniedCall[] = ['mount', 'umount2', 'pivot_root'];
 
 export interface SeccompArch {
   /** AUDIT_ARCH_* as seccomp_data.arch reports it */
@@ -57,7 +66,7 @@ export const SECCOMP_ARCHES: Record<string, SeccompArch> = {
   },
 };
 
-/** This machine's numbers, or null where the filter is not built (the browser then runs without it). */
+/** This machine's numbers, or null where the filter is not built (sandboxed programs then run without it). */
 export function seccompArch(nodeArch: string = arch()): SeccompArch | null {
   return SECCOMP_ARCHES[nodeArch] ?? null;
 }
@@ -87,8 +96,9 @@ interface Instruction {
  * The filter as struct sock_filter[] bytes: another architecture's calls (i386 through int
  * 0x80 on x86_64) and x32 calls are refused, the deny-list fails with EPERM, the rest runs.
  */
-export function seccompProgram(target: SeccompArch): Buffer {
-  const numbers = [...new Set(Object.values(target.calls))];
+export function seccompProgram(target: SeccompArch, allowed: readonly DeniedCall[] = []): Buffer {
+  const denied = Object.entries(target.calls).filter(([name]) => !allowed.includes(name as DeniedCall));
+  const numbers = [...new Set(denied.map(([, nr]) => nr))];
   // layout: 0 load arch, 1 check arch, 2 load nr, 3 x32 check, 4.. one check per number, allow, deny
   const deny = 4 + numbers.length + 1;
   const program: Instruction[] = [
@@ -131,7 +141,7 @@ export function seccompLauncherScript(target: SeccompArch): string {
   ].join(' ');
 }
 
-/** The command prefix that runs `command args...` under the filter: [perl, -e, script, --, hex]. */
-export function seccompLauncher(target: SeccompArch): string[] {
-  return [PERL, '-e', seccompLauncherScript(target), '--', seccompProgram(target).toString('hex')];
+/** The command prefix that runs `command args...` under the filter (less the allowed calls): [perl, -e, script, --, hex]. */
+export function seccompLauncher(target: SeccompArch, allowed: readonly DeniedCall[] = []): string[] {
+  return [PERL, '-e', seccompLauncherScript(target), '--', seccompProgram(target, allowed).toString('hex')];
 }
