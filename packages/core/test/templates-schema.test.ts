@@ -1,6 +1,9 @@
 // Data schemas of saved templates: drafts, size and complexity bounds, and data errors.
 import { DomainError } from '@svc/core';
+import type { Format } from 'ajv';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { describe, expect, it } from 'vitest';
+import { dataFormats } from '../src/templates/data-formats.ts';
 import { compileDataSchema, validateData } from '../src/templates/data-schema.ts';
 
 function codeOf(work: () => unknown): string | undefined {
@@ -74,12 +77,54 @@ describe('schema size and complexity', () => {
     expect(codeOf(() => compileDataSchema({ $defs: { loop: { $ref: '#/$defs/loop' } }, $ref: '#/$defs/loop' }))).toBe('template_schema_complexity');
   });
 
-  it('stops a validation that runs away (catastrophic backtracking) with template_schema_complexity', () => {
-    const validator = compileDataSchema({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } });
+  it('runs patterns in linear time: a catastrophic pattern answers the data error at once, on a megabyte too', () => {
+    const validator = compileDataSchema({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(b+)+$': { type: 'null' } } });
     const started = Date.now();
-    expect(codeOf(() => validateData(validator, { code: `${'a'.repeat(40)}!` }))).toBe('template_schema_complexity');
-    // unguarded, this pattern takes about 2^40 steps
+    // backtracking takes about 2^40 steps on the first value
+    expect(dataErrors({ type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } } }, { code: `${'a'.repeat(40)}!` })).toEqual([
+      { field: 'data/code', reason: 'Use the required format.' },
+    ]);
+    expect(codeOf(() => validateData(validator, { code: `${'a'.repeat(1_000_000)}!`, [`${'b'.repeat(100_000)}!`]: 1 }))).toBe('template_data_invalid');
+    expect(codeOf(() => validateData(validator, { code: 'a'.repeat(1_000_000), [`${'b'.repeat(100_000)}`]: null }))).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('refuses patterns RE2 cannot run (backreferences, lookaround) with template_schema_complexity naming where they are', () => {
+    const refusal = (schema: unknown) => {
+      try {
+        compileDataSchema(schema);
+      } catch (error) {
+        if (error instanceof DomainError) return { code: error.code, details: error.details };
+        throw error;
+      }
+      return undefined;
+    };
+    for (const pattern of ['(a)\\1', '(?<x>a)\\k<x>', '(?=a)a', 'a(?!b)', '(?<=a)b', '(?<!a)b', 'a{1001}']) {
+      expect(refusal({ type: 'object', properties: { code: { pattern } } }), pattern).toEqual({
+        code: 'template_schema_complexity',
+        details: [{ field: 'schema/properties/code/pattern', reason: 'invalid value' }],
+      });
+    }
+    // a patternProperties key is the pattern: the detail names the object, not the key
+    expect(refusal({ items: [{ patternProperties: { '(?=secret)': {} } }] })).toEqual({
+      code: 'template_schema_complexity',
+      details: [{ field: 'schema/items/0/patternProperties', reason: 'invalid value' }],
+    });
+    expect(refusal({ properties: { 'a/b': { pattern: '(' } } })).toEqual({ code: 'template_schema_invalid', details: [{ field: 'schema/properties/a~1b/pattern', reason: 'invalid value' }] });
+    // what RE2 runs as JavaScript does
+    const validator = compileDataSchema({ type: 'string', pattern: '^\\p{Lu}[a-z]{2,}\\d?$' });
+    expect(validator?.('Ébc1')).toBe(true);
+    expect(validator?.('ébc1')).toBe(false);
+  });
+
+  it('checks uniqueItems in one pass: 10,000 large distinct items, and equal ones by value', () => {
+    const validator = compileDataSchema({ type: 'array', maxItems: 1_000, uniqueItems: true });
+    const items = Array.from({ length: 10_000 }, (_, index) => ({ filler: 'x'.repeat(50), index }));
+    const started = Date.now();
+    expect(codeOf(() => validateData(validator, items))).toBe('template_data_invalid');
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(validator?.([{ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }])).toBe(false);
+    expect(validator?.([{ a: 1 }, { a: 1.5 }, 'x', 1])).toBe(true);
   });
 });
 
@@ -139,5 +184,49 @@ describe('data errors', () => {
     expect(Buffer.byteLength(detail!.field.slice('data'.length), 'utf8')).toBeLessThanOrEqual(256);
     expect(detail!.field.length).toBeLessThanOrEqual(260);
     expect(detail!.field.startsWith('data/éé')).toBe(true);
+  });
+});
+
+describe('formats', () => {
+  const check = (format: Format | undefined, value: string): boolean => {
+    if (format instanceof RegExp) return format.test(value);
+    if (typeof format === 'function') return (format as (value: string) => boolean)(value);
+    if (typeof format === 'object') return format.validate instanceof RegExp ? format.validate.test(value) : (format.validate as (value: string) => boolean)(value);
+    return format === true;
+  };
+  const samples = [
+    '', 'P', 'P1D', 'PT', 'PT1H', 'P1W', 'P1DT', 'P1Y2M3DT4H5M6S', 'example.com', 'a'.repeat(253), 'a'.repeat(254), `${'a'.repeat(253)}.`, 'a.'.repeat(127), '-a.com',
+    'http://10.0.0.1/', 'http://1.2.3.4/x', 'http://example.com:8080/a?b', 'http://172.16.0.1', 'http://172.32.0.1', 'ftp://ünï.com', 'http://a@10.0.0.1', 'http://u:p@1.2.3.4',
+    'http://localhost', 'https://x.y.zz', 'http://169.254.1.1/', 'http://192.168.1.1', 'http://127.0.0.1:3000', 'http://10.0.0.1.com', 'a:b', 'urn:isbn:123', 'http://[::1]/', 'not a uri',
+    'mailto:a@b.c', 'QUJD', 'QUJD=', 'QUI=', 'QU=\nQUJD', 'a@b.co', 'a.b@c-d.e', 'a..b@c.d', '1.2.3.4', '256.1.1.1', '::1', '1:2:3:4:5:6:7:8', 'urn:uuid:123e4567-e89b-12d3-a456-426614174000',
+    '/a/b~0', '/a~2', '#/a%20', '0/a', '1#', '{x}', 'http://{a,b}', '2020-01-01', '2020-02-30', '12:00:00Z', '2020-01-01T12:00:00+01:00', '//host/path', 'a"b', '(a)\\1',
+  ];
+
+  it("agree with ajv-formats' own checks", () => {
+    const formats = dataFormats();
+    expect(Object.keys(formats).sort()).toEqual(Object.keys(fullFormats).sort());
+    for (const name of Object.keys(fullFormats)) {
+      for (const value of samples) {
+        expect([name, value, check(formats[name], value)]).toEqual([name, value, check(fullFormats[name as keyof typeof fullFormats], value)]);
+      }
+    }
+  });
+
+  it('take time linear in the value: a megabyte each', () => {
+    const formats = dataFormats();
+    const long = 1_000_000;
+    const started = performance.now();
+    // ajv-formats' own url takes about half a second on the first at 20,000 characters (quadratic)
+    for (const [name, value] of [
+      ['url', `http://${':'.repeat(long)}!`],
+      ['url', `http://${'a-'.repeat(long / 2)}`],
+      ['email', `a@${'a'.repeat(long)}!`],
+      ['uri', `a://${'@'.repeat(long)}[`],
+      ['uri-reference', `${'/'.repeat(long)} `],
+      ['hostname', `${'a.'.repeat(long / 2)}!`],
+    ] as const) {
+      expect(check(formats[name], value)).toBe(false);
+    }
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 });

@@ -1,5 +1,7 @@
 // JSON schemas of saved templates: which drafts are accepted, how large and complex a
-// schema may be, and how data is validated against one (ajv) with a hard time bound.
+// schema may be, and how data is validated against one (ajv). Every regular expression a
+// validation runs (pattern, patternProperties, formats) runs in RE2, linear in the value's
+// length; what else could run long has a hard time bound.
 import { createHash } from 'node:crypto';
 import vm from 'node:vm';
 import type { FieldDetail } from '@svc/contracts';
@@ -7,8 +9,12 @@ import AjvDraft07 from 'ajv';
 import Ajv2019 from 'ajv/dist/2019.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { canonicalJson } from '@svc/templating';
 import { DomainError } from '../shared/errors.ts';
 import { cutPointer } from '@svc/rules';
+import { dataFormats } from './data-formats.ts';
+import type { EvaluationTenancy } from './evaluation-budget.ts';
+import { checkLinearPattern, linearRegExp } from './linear-regexp.ts';
 
 /** Bounds of a schema (docs/decisions/saved-templates.md, Schemas); past them, template_schema_too_large or _complexity. */
 export const schemaLimits = {
@@ -46,46 +52,56 @@ function draftOf(schema: unknown): Draft {
   return draft;
 }
 
-function schemaError(code: 'template_schema_invalid' | 'template_schema_draft_unsupported' | 'template_schema_too_large' | 'template_schema_complexity') {
-  return new DomainError(code, { details: [{ field: 'schema', reason: 'invalid value' }] });
+type SchemaCode = 'template_schema_invalid' | 'template_schema_draft_unsupported' | 'template_schema_too_large' | 'template_schema_complexity';
+
+/** The refusal of a schema; `pointer` (a JSON Pointer into the schema) names the part refused, when one is. */
+function schemaError(code: SchemaCode, pointer = '') {
+  return new DomainError(code, { details: [{ field: `schema${cutPointer(pointer)}`, reason: 'invalid value' }] });
 }
+
+const pointerPart = (key: string | number) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
 
 /**
  * The complexity measure: at most 1,000 JSON objects and arrays in the whole schema and 32
  * levels of nesting; every pattern (and patternProperties key) at most 512 characters, a valid
- * Unicode regular expression without backreferences; uniqueItems only where maxItems is at
- * most 1,000 (ajv compares object items pairwise).
+ * Unicode regular expression that RE2 runs (no backreferences, no lookaround); uniqueItems only
+ * where maxItems is at most 1,000.
  */
 function checkComplexity(schema: unknown): void {
   let nodes = 0;
-  const walk = (value: unknown, depth: number): void => {
+  const walk = (value: unknown, depth: number, pointer: string): void => {
     if (value === null || typeof value !== 'object') return;
     nodes += 1;
     if (nodes > schemaLimits.nodes || depth > schemaLimits.depth) throw schemaError('template_schema_complexity');
     if (Array.isArray(value)) {
-      for (const item of value) walk(item, depth + 1);
+      value.forEach((item, index) => walk(item, depth + 1, pointer + pointerPart(index)));
       return;
     }
     const record = value as Record<string, unknown>;
-    if (typeof record.pattern === 'string') checkPattern(record.pattern);
+    if (typeof record.pattern === 'string') checkPattern(record.pattern, `${pointer}/pattern`);
     if (record.patternProperties && typeof record.patternProperties === 'object') {
-      for (const key of Object.keys(record.patternProperties)) checkPattern(key);
+      // the key is the pattern: the pointer names the object that holds it, not the pattern itself
+      for (const key of Object.keys(record.patternProperties)) checkPattern(key, `${pointer}/patternProperties`);
     }
     if (record.uniqueItems === true && !(typeof record.maxItems === 'number' && record.maxItems <= schemaLimits.uniqueItemsMaxItems)) {
-      throw schemaError('template_schema_complexity');
+      throw schemaError('template_schema_complexity', `${pointer}/uniqueItems`);
     }
-    for (const item of Object.values(record)) walk(item, depth + 1);
+    for (const [key, item] of Object.entries(record)) walk(item, depth + 1, pointer + pointerPart(key));
   };
-  walk(schema, 1);
+  walk(schema, 1, '');
 }
 
-function checkPattern(pattern: string): void {
-  if (pattern.length > schemaLimits.patternChars || /\\[1-9]|\\k</.test(pattern)) throw schemaError('template_schema_complexity');
-  try {
-    new RegExp(pattern, 'u');
-  } catch {
-    throw schemaError('template_schema_invalid');
-  }
+/**
+ * A pattern RE2 cannot run in linear time answers template_schema_complexity, like any other
+ * schema too costly to check; one that is no regular expression, template_schema_invalid. A
+ * version saved before patterns ran in RE2 may hold such a pattern: its renders are refused the
+ * same way (compileDataSchema runs on every use), and no data is ever matched by backtracking.
+ */
+function checkPattern(pattern: string, pointer: string): void {
+  if (pattern.length > schemaLimits.patternChars) throw schemaError('template_schema_complexity', pointer);
+  const verdict = checkLinearPattern(pattern);
+  if (verdict === 'invalid') throw schemaError('template_schema_invalid', pointer);
+  if (verdict === 'unsupported') throw schemaError('template_schema_complexity', pointer);
 }
 
 /** Runs synchronous work under a wall-clock bound; V8 interrupts it (regular expressions included). */
@@ -157,10 +173,27 @@ function compilerOf(draft: Draft) {
 }
 
 function newAjv(draft: Draft) {
-  const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: true } as const;
+  const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: true, code: { regExp: linearRegExp } } as const;
   const ajv = draft === '2020-12' ? new Ajv2020(options) : draft === '2019-09' ? new Ajv2019(options) : new AjvDraft07(options);
-  addFormats(ajv);
+  // ajv-formats' keywords (formatMinimum ...) with the formats of data-formats.ts
+  addFormats(ajv, { formats: [], keywords: true });
+  for (const [name, format] of Object.entries(dataFormats())) ajv.addFormat(name, format);
+  // ajv compares the items of an array pairwise (quadratic in their number and size): one pass
+  // over each item's canonical JSON instead
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', validate: (unique: boolean, items: unknown[]) => !unique || distinct(items) });
   return ajv;
+}
+
+/** Whether no two items are equal as JSON Schema defines it (canonical JSON: key order aside, numbers by value). */
+function distinct(items: unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = canonicalJson(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
 }
 
 const keywordReasons: Record<string, FieldDetail['reason']> = {
@@ -192,13 +225,20 @@ function childOf(error: AjvError): string | undefined {
 }
 
 /**
- * Validates data; failures answer 400 template_data_invalid with at most 16 details whose
+ * Validates data (its time charged to `tenancy`, the account's evaluation budget, when given); failures answer 400 template_data_invalid with at most 16 details whose
  * field is data plus a JSON Pointer and whose reason is one of the spec's fixed texts
  * (never ajv's message or the value).
  */
-export function validateData(validator: Validator | null, data: unknown): void {
+export function validateData(validator: Validator | null, data: unknown, tenancy?: Pick<EvaluationTenancy, 'onWork'>): void {
   if (!validator) return;
-  const valid = bounded(() => validator(data));
+  const started = performance.now();
+  let valid: boolean;
+  try {
+    valid = bounded(() => validator(data));
+  } finally {
+    // the account's evaluation budget pays for its validations as for its evaluations
+    tenancy?.onWork(performance.now() - started);
+  }
   if (valid) return;
   const details: FieldDetail[] = [];
   const seen = new Set<string>();

@@ -8,6 +8,7 @@ import { DomainError } from '../shared/errors.ts';
 import { maxSourceBytes } from './check-version-content.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
 import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
+import { meteredEvaluation } from './evaluation-budget.ts';
 
 /** Preview and adapt share one bucket per principal. */
 export async function takePreviewToken(ctx: ServiceContext, principal: Principal): Promise<void> {
@@ -23,8 +24,9 @@ export interface PreviewTemplateOptions {
  * Evaluates a source with data and returns the HTML: saves nothing, renders nothing, spends
  * nothing. The token is taken first, because it is what bounds the evaluation work; then the
  * brand kit (brand_kit_id, else the source's svc-brand-kit default), the optional schema
- * (saved-template rules), data.brand, the data limits, the data against the schema, and the
- * sandbox evaluation with the kit's values as `brand`, then the asset references in its output.
+ * (saved-template rules), data.brand, the data limits, then, within the account's evaluation
+ * budget, the data against the schema and the sandbox evaluation with the kit's values as
+ * `brand`; then the asset references in its output.
  */
 export async function previewTemplate(ctx: ServiceContext, { principal, request }: PreviewTemplateOptions): Promise<{ html: string }> {
   await takePreviewToken(ctx, principal);
@@ -35,8 +37,10 @@ export async function previewTemplate(ctx: ServiceContext, { principal, request 
   const validator = compileDataSchema(request.schema ?? null);
   checkBrandData(request.data, brand);
   await checkDataLimits(request.data);
-  validateData(validator, request.data);
-  const html = await evaluateSource(request.source, request.data, 'source', brand, { ctx, accountId: principal.accountId });
+  const html = await meteredEvaluation({ ctx, accountId: principal.accountId }, (tenancy) => {
+    validateData(validator, request.data, tenancy);
+    return evaluateSource(request.source, request.data, 'source', brand, tenancy);
+  });
   // the same rule as a render: every asset reference in the output must be the account's
   await checkAssetReferences(ctx.db, principal.accountId, html, 'source');
   return { html };

@@ -4,7 +4,7 @@ import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
 import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
-import type { EvaluationAccount } from './evaluation-budget.ts';
+import { type EvaluationAccount, type EvaluationTenancy, meteredEvaluation } from './evaluation-budget.ts';
 import type { ResolvedTemplateVersion } from './resolve-template-version.ts';
 
 export interface SavedRenderInput {
@@ -18,7 +18,8 @@ const invalid = (field: string) => new DomainError('invalid_request', { details:
 
 /**
  * The html of a saved-template render: the customer's data is checked against the data limits
- * and validated against the version's schema (before any override or evaluation), the selected
+ * and, within the account's evaluation budget (taken first), validated against the version's
+ * schema (before any override or evaluation), the selected
  * size's data_overrides are merged over it (dataForSize), and the size's source (or the
  * version's) is evaluated, with the selected brand kit's values as `brand`. Source errors point
  * at template_id with line and column.
@@ -34,9 +35,13 @@ export async function savedRenderInput(
   checkBrandData(data, brand);
   const validator = compileDataSchema(resolved.schema);
   await checkDataLimits(data);
-  validateData(validator, data);
-  // a size's own data_overrides are the template author's: the kit's brand values replace any brand in them
-  const html = await evaluateSource(source, await dataForSize(data, overrides), 'template_id', brand, account);
+  const evaluate = async (tenancy?: EvaluationTenancy) => {
+    validateData(validator, data, tenancy);
+    // a size's own data_overrides are the template author's: the kit's brand values replace any brand in them
+    return evaluateSource(source, await dataForSize(data, overrides), 'template_id', brand, tenancy);
+  };
+  // the account's evaluation budget is taken before the data is validated, and pays for both
+  const html = account ? await meteredEvaluation(account, evaluate) : await evaluate();
   return { html, request: sized, sizeId };
 }
 
