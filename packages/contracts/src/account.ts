@@ -31,6 +31,14 @@ export const AccountMe = named(
       .meta({ description: 'Credits by bucket, in the order they pay.' }),
     reserved: Count.meta({ description: 'Credits held for jobs still queued or running.' }),
     overage_this_month: Count.meta({ description: 'Overage credits used this calendar month (UTC), all keys together.' }),
+    provenance_key: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .meta({
+        description:
+          "The account's provenance key (32 bytes, hex). A rendered file's data hash (SvcDataSha256) is hmac-sha256: and the " +
+          'HMAC-SHA-256 (hex) of the data as canonical JSON (keys sorted at every level) under this key; it never changes.',
+      }),
     csrf_token: z
       .string()
       .optional()

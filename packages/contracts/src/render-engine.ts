@@ -105,7 +105,7 @@ export interface RenderProvenance {
   job_id: string;
   /** saved-template renders only */
   template?: { id: string; version: number };
-  /** SHA-256 (hex) of the template data in canonical JSON (keys sorted); template renders only */
+  /** The keyed hash of the template data (hmac-sha256:, docs/decisions/renders.md, Provenance); template renders only */
   data_sha256?: string;
 }
 

@@ -11,6 +11,7 @@ export { searchAccounts } from './accounts/search-accounts.ts';
 export { setAccountPlan } from './accounts/set-account-plan.ts';
 export { setAccountStatus } from './accounts/set-account-status.ts';
 export { type AccountSummary, showAccount, showAccounts } from './accounts/show-account.ts';
+export { type AccountOwnView, showMe } from './accounts/show-me.ts';
 export { createImageAsset } from './assets/create-image-asset.ts';
 export { openAssetContent } from './assets/open-asset-content.ts';
 export { previewImageUrl } from './assets/preview-image-url.ts';

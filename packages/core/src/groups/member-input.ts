@@ -5,7 +5,8 @@ import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { dataSha256, effectiveOptions } from '../renders/render-spec.ts';
+import { dataHash, effectiveOptions } from '../renders/render-spec.ts';
+import { accountProvenanceKey } from '../settings/provenance-key.ts';
 import type { Canvas } from '../templates/canvas.ts';
 import { compileDataSchema, validateData } from '../templates/data-schema.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
@@ -70,7 +71,8 @@ export async function evaluateMember(
 ): Promise<{ html: string; assetIds: string[]; dataSha256: string }> {
   try {
     const html = await evaluateSource(input.source, input.data, 'template_id', input.brand, tenancy);
-    return { html, assetIds: await checkAssetReferences(ctx.db, accountId, html, 'template_id'), dataSha256: dataSha256(input.data) };
+    const assetIds = await checkAssetReferences(ctx.db, accountId, html, 'template_id');
+    return { html, assetIds, dataSha256: dataHash(await accountProvenanceKey(ctx, accountId), input.data) };
   } catch (error) {
     throw pointedAt(error, input.field);
   }

@@ -26,7 +26,7 @@ export interface AdmittedRenderJob {
   reference: string | null;
   filename: string;
   template: { id: string; version: number } | null;
-  /** SHA-256 of a template render's canonical data, recorded for the file's provenance. */
+  /** The keyed hash of a template render's canonical data (render-spec.ts dataHash), recorded for the file's provenance. */
   dataSha256: string | null;
   /** Effective render options, as the renderer receives them. */
   options: unknown;

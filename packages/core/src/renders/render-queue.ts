@@ -41,7 +41,7 @@ export interface ClaimedJob {
   html: string | null;
   /** the saved-template version rendered, or null */
   template: { id: string; version: number } | null;
-  /** SHA-256 of a template render's canonical data, or null */
+  /** the keyed hash of a template render's canonical data (render-spec.ts dataHash), or null */
   dataSha256: string | null;
 }
 

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/contracts';
 import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } from '@svc/rules';
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
+import { accountProvenanceKey } from '../settings/provenance-key.ts';
 import { DomainError } from '../shared/errors.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
 import type { EvaluationAccount } from '../templates/evaluation-budget.ts';
@@ -19,7 +20,7 @@ export interface RenderSpec {
   fingerprint: string;
   /** The saved-template version rendered, or null for raw HTML and stateless templates. */
   template: { id: string; version: number; sizeId: string | null; name: string | null } | null;
-  /** SHA-256 (hex) of the template data in canonical JSON; null for raw HTML (the file's provenance). */
+  /** The keyed hash of the template data (dataHash); null for raw HTML (the file's provenance). */
   dataSha256: string | null;
 }
 
@@ -80,9 +81,9 @@ export function isTemplateHtml(request: PdfRequest | ImageRequest): boolean {
 export async function buildRenderSpec(
   kind: RenderKind,
   request: PdfRequest | ImageRequest,
-  saved?: ResolvedTemplateVersion,
-  brand: BrandValues | null = null,
-  account?: EvaluationAccount,
+  saved: ResolvedTemplateVersion | undefined,
+  brand: BrandValues | null,
+  account: EvaluationAccount,
 ): Promise<RenderSpec> {
   let html: string;
   let effective = request;
@@ -118,12 +119,20 @@ export async function buildRenderSpec(
     )
     .digest('hex');
   const templated = saved !== undefined || isTemplateHtml(request);
-  return { html, options, fingerprint, template, dataSha256: templated ? dataSha256(request.data ?? {}) : null };
+  const dataSha256 = templated ? dataHash(await accountProvenanceKey(account.ctx, account.accountId), request.data ?? {}) : null;
+  return { html, options, fingerprint, template, dataSha256 };
 }
 
-/** The file's record of its data (provenance): SHA-256 (hex) of the template data in canonical JSON. */
-export function dataSha256(data: unknown): string {
-  return createHash('sha256').update(canonicalJson(data)).digest('hex');
+/** Marks the scheme of a data hash: files rendered before it carry a bare SHA-256 (hex) of the data. */
+export const dataHashScheme = 'hmac-sha256:';
+
+/**
+ * The file's record of its data (provenance): HMAC-SHA-256 (hex) of the template data in
+ * canonical JSON under the account's provenance key, after the scheme. Unkeyed, the hash of a
+ * document would confirm any guess about data the document does not show.
+ */
+export function dataHash(accountKey: Buffer, data: unknown): string {
+  return dataHashScheme + createHmac('sha256', accountKey).update(canonicalJson(data)).digest('hex');
 }
 
 /** Page ids must name canvas pages of the document (data-svc-page); unknown ids are refused. */

@@ -1,8 +1,9 @@
 import type { ServiceContext } from '../shared/context.ts';
+import { provenanceKeyPlace, provenanceKeySetting } from './provenance-key.ts';
 import { openSecret, type SealedPlace, sealSecret, sealedWithCurrent, secretsKeys, webhookSecretPlace } from './sealed-secrets.ts';
 
 export interface ResealSecretsResult {
-  /** Stored secrets looked at (a webhook's current and previous secret count once each). */
+  /** Stored secrets looked at (a webhook's current and previous secret count once each, and the provenance key). */
   checked: number;
   /** Of them, those rewritten: plain values, values sealed before they were bound to their row (v1), and values sealed under the previous key. */
   resealed: number;
@@ -14,10 +15,10 @@ export interface ResealSecretsResult {
 const pageSize = 500;
 
 /**
- * Seals every stored webhook signing secret under the current key, bound to its row
- * (`svc secrets reseal`, and at each `npm start`): values stored plain before sealing existed,
- * v1 values sealed before binding, and values sealed under
- * SVC_SECRETS_KEY_PREVIOUS after a rotation, after which the previous key can be dropped. Each
+ * Seals every stored secret (webhook signing secrets, the service's provenance key) under the
+ * current key, bound to its row (`svc secrets reseal`, and at each `npm start`): webhook
+ * secrets stored plain before sealing existed or sealed as v1 before binding, and values sealed
+ * under SVC_SECRETS_KEY_PREVIOUS after a rotation, after which the previous key can be dropped. Each
  * row is rewritten only if it still holds what was read, so a rotation racing the reseal is
  * never undone. A value neither key opens is left as it is and counted. Running it again
  * changes nothing.
@@ -57,6 +58,14 @@ export async function resealSecrets(ctx: ServiceContext): Promise<ResealSecretsR
         data: { secret, previousSecret },
       });
       if (updated.count > 0) resealed += Number(secret !== row.secret) + Number(previousSecret !== row.previousSecret);
+    }
+  }
+  const setting = await ctx.db.serviceSetting.findUnique({ where: { key: provenanceKeySetting } });
+  if (setting) {
+    checked += 1;
+    const value = reseal(setting.value, provenanceKeyPlace);
+    if (value !== setting.value) {
+      resealed += (await ctx.db.serviceSetting.updateMany({ where: { key: setting.key, value: setting.value }, data: { value } })).count;
     }
   }
   if (unreadable > 0) ctx.logger.warn('stored secrets open with neither SVC_SECRETS_KEY nor SVC_SECRETS_KEY_PREVIOUS', { unreadable });

@@ -1381,6 +1381,8 @@ export interface components {
             reserved: number;
             /** @description Overage credits used this calendar month (UTC), all keys together. */
             overage_this_month: number;
+            /** @description The account's provenance key (32 bytes, hex). A rendered file's data hash (SvcDataSha256) is hmac-sha256: and the HMAC-SHA-256 (hex) of the data as canonical JSON (keys sorted at every level) under this key; it never changes. */
+            provenance_key: string;
             /** @description Only with the session cookie: the value of x-csrf-token on every write made with the cookie. */
             csrf_token?: string;
         };

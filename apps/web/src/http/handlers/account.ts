@@ -1,5 +1,5 @@
 import { confirmEmailOperation, getMeOperation, requestEmailIdentityOperation, requestEmailSignInOperation, signOutOperation } from '@svc/contracts';
-import { confirmEmailIdentity, endSession, requestEmailIdentity, requestEmailSignIn, showAccount } from '@svc/core';
+import { confirmEmailIdentity, endSession, requestEmailIdentity, requestEmailSignIn, showMe } from '@svc/core';
 import { clientAddress } from '../client-address.ts';
 import { handle, type OperationHandlers } from '../handle.ts';
 import { clearedSessionCookie } from '../session-cookie.ts';
@@ -8,7 +8,7 @@ import { accountMeBody } from '../views/account.ts';
 export const accountHandlers = {
   getMe: handle(getMeOperation, async ({ ctx, principal }) => ({
     status: 200,
-    body: accountMeBody(await showAccount(ctx, principal.accountId), principal),
+    body: accountMeBody(await showMe(ctx, principal.accountId), principal),
     headers: { 'cache-control': 'private, no-store' },
   })),
 

@@ -1,8 +1,8 @@
 import type { AccountMe } from '@svc/contracts';
-import type { AccountSummary, Principal } from '@svc/core';
+import type { AccountOwnView, AccountSummary, Principal } from '@svc/core';
 
 /** GET /v1/me: the account, and for a session the CSRF token its writes must carry. */
-export function accountMeBody(summary: AccountSummary, principal: Principal): AccountMe {
+export function accountMeBody(summary: AccountOwnView, principal: Principal): AccountMe {
   return {
     id: summary.id,
     plan: summary.plan,
@@ -11,6 +11,7 @@ export function accountMeBody(summary: AccountSummary, principal: Principal): Ac
     balances: balancesBody(summary),
     reserved: summary.reserved,
     overage_this_month: summary.overageThisMonth,
+    provenance_key: summary.provenanceKey,
     ...(principal.kind === 'session' ? { csrf_token: principal.csrfToken } : {}),
   };
 }
