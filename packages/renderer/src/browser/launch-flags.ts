@@ -24,11 +24,27 @@ export function headlessMode(executablePath: string): 'shell' | true {
  */
 const DEAD_PROXY = 'http://proxy.svc.invalid:9';
 
+/**
+ * No graphics stack a page can reach. --disable-gpu leaves no hardware path and, without the
+ * software rasterizer, no SwiftShader either: the GPU process runs the display compositor
+ * alone, with no GL for WebGL to reach. --disable-3d-apis refuses WebGL in Blink as well (on
+ * its own it leaves OffscreenCanvas a SwiftShader context). The GPU process enters its sandbox
+ * before any thread starts: entered later, Chromium skips it with a warning and runs the
+ * process unfiltered; if it cannot be entered, the process exits rather than run without it.
+ */
+const GPU_FLAGS = [
+  '--disable-gpu',
+  '--disable-software-rasterizer',
+  '--disable-3d-apis',
+  '--gpu-sandbox-start-early',
+  '--gpu-sandbox-failures-fatal=yes',
+];
+
 export function launchFlags(userDataDir: string): string[] {
   return [
     // no --no-sandbox: Chromium's own sandbox is on, the browser runs as an unprivileged
     // account (browser-account.ts); the job context and the flags below are layers around it
-    '--disable-gpu',
+    ...GPU_FLAGS,
     '--disable-dev-shm-usage',
     '--no-first-run',
     '--no-default-browser-check',
@@ -48,6 +64,12 @@ export function launchFlags(userDataDir: string): string[] {
     // navigation (there is none). Together they were two thirds of a render's CPU.
     // (puppeteer merges repeated --disable-features flags into one)
     '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI,SpareRendererForSitePerProcess',
+    // The headless shell never sandboxes the network service (its content client says no,
+    // whatever NetworkServiceSandbox is set to): as a process of its own it would run with the
+    // browser's account, namespaces and filter and nothing more. In the browser process it
+    // holds exactly that, and no process a page talks to is left outside Chromium's sandbox
+    // but the browser itself. (puppeteer merges repeated --enable-features flags too)
+    '--enable-features=NetworkServiceInProcess2',
     // QUIC (and with it WebTransport) is UDP and would not go through the proxy
     '--disable-quic',
     // every connection goes to a proxy, loopback included (by default Chromium bypasses it)
