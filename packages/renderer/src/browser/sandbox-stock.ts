@@ -11,12 +11,14 @@ import type { BrowserInstance } from './browser-instance.ts';
 
 /**
  * A job's sandbox made ready before the job arrives: a fresh browser context (never used by
- * another account) with whatever the sandbox layer set up in it. `dispose` frees what is
- * not part of the context (it runs after the context is closed).
+ * another account) with whatever the sandbox layer set up in it. `halt` ends by force what
+ * the sandbox still runs (true once it has ended); `dispose` frees what is not part of the
+ * context (it runs after the context is closed).
  */
 export interface Prepared<E = unknown> {
   context: BrowserContext;
   extra: E;
+  halt(): Promise<boolean>;
   dispose(): Promise<void>;
 }
 
@@ -64,6 +66,9 @@ export interface Sandbox {
 
 /** A reset that takes longer than this counts as failed: the sandbox is closed instead. */
 const RESET_MS = 2_000;
+
+/** A failed job's page whose renderer has not ended in this time is left to the context's close. */
+const HALT_MS = 2_000;
 
 /** A context that does not close in this time belongs to a wedged browser, which is replaced. */
 const CONTEXT_CLOSE_MS = 5_000;
@@ -128,8 +133,9 @@ export class SandboxStock {
   /**
    * Takes back a sandbox whose job ended. One whose job ended well is reset and kept for its
    * account while it is young enough and its browser stays in rotation; anything that failed
-   * (crash, timeout, guard trip, any error) is closed, never handed on. Then the job leaves
-   * its browser.
+   * (crash, timeout, guard trip, any error) is halted, then closed, never handed on: a page
+   * still looping costs its renderer's core until its process ends, and nobody waits for it.
+   * Then the job leaves its browser.
    */
   async giveBack(tenant: string, sandbox: Sandbox, succeeded: boolean): Promise<void> {
     const { instance, prepared } = sandbox;
@@ -149,6 +155,9 @@ export class SandboxStock {
       } finally {
         if (this.#resetting.get(tenant) === resetting) this.#resetting.delete(tenant);
       }
+    }
+    if (!succeeded && instance.alive && !(await withDeadline(prepared.halt(), HALT_MS))) {
+      this.#options.logger.warn('renderer did not end', { pid: instance.pid, waitedMs: HALT_MS });
     }
     if (!kept) {
       await this.#closeContext(prepared.context, instance);
