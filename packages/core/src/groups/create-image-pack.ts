@@ -1,6 +1,7 @@
 import { canvasHeight, canvasWidth, type ImagePackCreate, type ImagePackPreset, imagePackPresets } from '@svc/contracts';
 import { imageDefaults } from '@svc/rules';
 import type { Principal } from '../auth/principal.ts';
+import { refuseUnlessCreditsCover } from '../credits/refuse-uncovered-work.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -8,7 +9,7 @@ import { adaptSource } from '../templates/adapt-template.ts';
 import { readCanvas } from '../templates/canvas.ts';
 import { resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 import { dataForSize } from '../templates/saved-render-input.ts';
-import { type CreateGroupResult, createRenderGroup, openGroupRequest, type PlannedMember } from './create-render-group.ts';
+import { type CreateGroupResult, createRenderGroup, openGroupRequest, type PlannedMember, takeGroupCreationToken } from './create-render-group.ts';
 import { evaluateMember, mapBounded, memberOptions, meterMembers, validateMemberData } from './member-input.ts';
 
 export interface CreateImagePackOptions {
@@ -29,6 +30,9 @@ type SizePlan = { sizeId: string; name: string; width: number; height: number } 
  * canvas; a saved size id its saved source with its data_overrides merged over data; a
  * preset slug or WIDTHxHEIGHT the version's source adapted to that size. A size that cannot
  * be adapted fails at once with its code, with no job and no credit, while the others run.
+ * Adapting lays sizes out in a worker's browser before any member is admitted, so the render
+ * creation token is taken first, and the account must hold a credit for every size that
+ * would render (402 insufficient_credits) before anything is validated, laid out or evaluated.
  */
 export async function createImagePack(ctx: ServiceContext, { principal, request, idempotencyKey }: CreateImagePackOptions): Promise<CreateGroupResult> {
   const { group, replay } = await openGroupRequest(ctx, { principal, kind: 'image_pack', request, idempotencyKey });
@@ -37,6 +41,9 @@ export async function createImagePack(ctx: ServiceContext, { principal, request,
 
   const data = request.data ?? {};
   const plans = request.sizes.map((sizeId, index) => planSize(resolved, sizeId, index, data));
+  await takeGroupCreationToken(ctx, group);
+  const billable = plans.filter((plan) => !('errorCode' in plan)).length;
+  await refuseUnlessCreditsCover(ctx.db, { principal, credits: billable, now: ctx.clock() });
   const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: resolved.source, sourceField: 'template_id' });
   await validateMemberData(resolved.schema, [{ data, field: 'data' }], brand);
 

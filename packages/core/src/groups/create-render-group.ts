@@ -27,6 +27,8 @@ export interface GroupRequest {
   body: Record<string, unknown>;
   resolved: ResolvedTemplateVersion;
   format: string;
+  /** Whether the create's render creation token is taken already (takeGroupCreationToken). */
+  tokenTaken?: boolean;
 }
 
 export interface CreateGroupResult {
@@ -53,6 +55,17 @@ export async function openGroupRequest(ctx: ServiceContext, { principal, kind, r
   const group: GroupRequest = { principal, kind, idempotencyKey: key, body: request, resolved, format: request.format };
   const replay = await findGroupReplay(ctx.db, group);
   return { group, replay: replay ? { groupId: replay, replayed: true } : null };
+}
+
+/**
+ * The create's one render creation token (429 rate_limited), with the service backlog (503
+ * overloaded): a create with work to do before its group is recorded (an image pack's layouts)
+ * takes it before that work; otherwise createRenderGroup takes it.
+ */
+export async function takeGroupCreationToken(ctx: ServiceContext, group: GroupRequest): Promise<void> {
+  if (group.tokenTaken) return;
+  await takeRenderCreationToken(ctx, principalSubject(group.principal), ctx.clock());
+  group.tokenTaken = true;
 }
 
 /** The Idempotency-Key of a group create: required, 1 to 255 printable ASCII characters. */
@@ -88,8 +101,8 @@ export async function findGroupReplay(db: DbOrTx, request: Omit<GroupRequest, 'f
  */
 export async function createRenderGroup(ctx: ServiceContext, request: GroupRequest, members: PlannedMember[]): Promise<CreateGroupResult> {
   const { principal, kind, resolved } = request;
+  await takeGroupCreationToken(ctx, request);
   const now = ctx.clock();
-  await takeRenderCreationToken(ctx, principalSubject(principal), now);
   const fingerprint = groupFingerprint(kind, request.body, resolved);
   return ctx.db.$transaction(
     async (tx) => {

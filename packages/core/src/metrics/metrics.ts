@@ -50,6 +50,12 @@ function createMetrics() {
       labelNames: ['reason'] as const,
       registers,
     }),
+    adaptSizes: new Counter({
+      name: 'svc_adapt_sizes_total',
+      help: 'Canvas sizes laid out by adapt in this process\'s browser (adapt requests, dashboard thumbnails and image packs), by outcome (laid_out, failed).',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
     webhookAttempts: new Counter({
       name: 'svc_webhook_attempts_total',
       help: 'Webhook delivery attempts, by outcome (delivered, failed) and failure (none, or the egress failure: timeout, status, refused address, ...).',

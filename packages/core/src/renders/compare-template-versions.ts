@@ -1,10 +1,13 @@
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal } from '../auth/principal.ts';
+import { refuseUnlessCreditsCover } from '../credits/refuse-uncovered-work.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { takeUnbilledRenders } from './admit-unbilled-render.ts';
+import { finishRender } from './finish-render.ts';
 import { createPreviewJob } from './preview-job.ts';
+import { removeRenderFiles } from './render-files.ts';
 import { compileDataSchema, validateData } from '../templates/data-schema.ts';
 import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
 import { getTemplateVersion } from '../templates/get-template-version.ts';
@@ -33,18 +36,25 @@ export interface VersionComparison {
 /** A channel difference below this is anti-aliasing noise, not a change a person would see. */
 const channelTolerance = 24;
 
+/** Images a comparison renders, and so the credits its account must hold (though none is taken). */
+const comparedImages = 2;
+
 /**
  * Renders two versions of a template as images with the same data and marks the pixels that
  * changed. The renders are real jobs through the queue and the worker's browser, like an AI
- * candidate's preview: never billed (credit none), bounded by the preview rate limit (one
- * token per comparison) and the unbilled render rule (admit-unbilled-render.ts), rendered as
- * bulk work, and kept in history like any job of the account.
+ * candidate's preview, never billed (credit none). Before any work: the preview rate limit (one
+ * token per comparison), then a balance that could pay for the two images (402
+ * insufficient_credits; nothing is taken), then the unbilled render rule
+ * (admit-unbilled-render.ts). The jobs are rendered as bulk work, never listed in history, and
+ * their files are removed as soon as the comparison has read them: the images reach the
+ * dashboard in the answer and nowhere else.
  */
 export async function compareTemplateVersions(ctx: ServiceContext, options: CompareTemplateVersionsOptions): Promise<VersionComparison> {
   const { principal, templateId, versions, data, width, height } = options;
   await takePreviewToken(ctx, principal);
+  await refuseUnlessCreditsCover(ctx.db, { principal, credits: comparedImages, now: ctx.clock() });
   // both images are unbilled renders, taken together before any work
-  await takeUnbilledRenders(ctx, { accountId: principal.accountId, renders: 2 });
+  await takeUnbilledRenders(ctx, { accountId: principal.accountId, renders: comparedImages });
   await checkDataLimits(data);
   const images: Buffer[] = [];
   for (const version of versions) {
@@ -60,17 +70,42 @@ export async function compareTemplateVersions(ctx: ServiceContext, options: Comp
 }
 
 async function renderSnapshot(ctx: ServiceContext, accountId: string, html: string, width: number, height: number): Promise<Buffer> {
-  const jobId = await createPreviewJob(ctx, { accountId, keyId: null, html, output: { type: 'image', format: 'png', width, height }, queue: true, filename: 'version-comparison' });
-  const finished = async () => {
-    const job = await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } });
-    return job?.status === 'succeeded' || job?.status === 'failed' || job?.status === 'cancelled';
-  };
-  await ctx.completions.wait(jobId, ctx.config.renderWaitMs, finished);
-  const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
-  if (job.status !== 'succeeded' || !job.storageKey) throw new DomainError(job.status === 'failed' ? 'internal_error' : 'overloaded');
-  const stored = await ctx.storage.open(job.storageKey);
-  if (!stored) throw new DomainError('overloaded');
-  return readAll(stored.stream);
+  const jobId = await createPreviewJob(ctx, {
+    accountId,
+    keyId: null,
+    html,
+    output: { type: 'image', format: 'png', width, height },
+    queue: true,
+    filename: 'version-comparison',
+    listed: false,
+  });
+  try {
+    const finished = async () => {
+      const job = await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } });
+      return job?.status === 'succeeded' || job?.status === 'failed' || job?.status === 'cancelled';
+    };
+    await ctx.completions.wait(jobId, ctx.config.renderWaitMs, finished);
+    const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+    if (job.status !== 'succeeded' || !job.storageKey) throw new DomainError(job.status === 'failed' ? 'internal_error' : 'overloaded');
+    const stored = await ctx.storage.open(job.storageKey);
+    if (!stored) throw new DomainError('overloaded');
+    return await readAll(stored.stream);
+  } finally {
+    await discardSnapshot(ctx, jobId);
+  }
+}
+
+/**
+ * Whatever the comparison's outcome: a job still waiting or rendering is cancelled (a worker
+ * that finishes it later removes its own file), and a stored file is removed, so nothing of
+ * the comparison stays downloadable.
+ */
+async function discardSnapshot(ctx: ServiceContext, jobId: string): Promise<void> {
+  await finishRender(ctx.db, { jobId, attempt: null, outcome: { status: 'cancelled' }, now: ctx.clock() });
+  const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId }, select: { kind: true, storageKey: true, removedReason: true } });
+  if (job.storageKey === null || job.removedReason !== null) return;
+  await removeRenderFiles(ctx, job);
+  await ctx.db.renderJob.updateMany({ where: { id: jobId, removedReason: null }, data: { removedReason: 'deleted' } });
 }
 
 /** The second image faded to a quarter, with changed pixels in solid red. */

@@ -35,6 +35,11 @@ export interface RenderCandidateOptions {
   queue?: boolean;
   /** default template-preview */
   filename?: string;
+  /**
+   * false: the job never appears in history (a version comparison's image, whose bytes go to
+   * the dashboard and nowhere else); default true (an AI candidate is the customer's to download)
+   */
+  listed?: boolean;
 }
 
 /** Records the preview job (queued, credit none) with its captured assets. */
@@ -51,9 +56,9 @@ export async function createPreviewJob(ctx: ServiceContext, options: RenderCandi
     if (options.queue) await admitUnbilledJob(ctx, tx, { accountId: options.accountId, keyId: options.keyId });
     await tx.$executeRaw`
       WITH job AS (
-        INSERT INTO render_jobs (id, account_id, key_id, kind, credit, filename, options, created_at)
+        INSERT INTO render_jobs (id, account_id, key_id, kind, credit, filename, options, hidden_at, created_at)
         VALUES (${jobId}, ${options.accountId}, ${options.keyId}, ${kind}::"RenderKind", 'none'::"JobCredit", ${options.filename ?? 'template-preview'},
-                ${JSON.stringify(renderOptions)}::jsonb, ${now})
+                ${JSON.stringify(renderOptions)}::jsonb, ${options.listed === false ? now : null}::timestamptz, ${now})
         RETURNING id)
       INSERT INTO render_inputs (job_id, html) SELECT id, ${options.html} FROM job`;
     if (assetIds.length > 0) await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;

@@ -4,7 +4,8 @@ import { canonicalJson, evaluateTemplate, TemplateError } from '@svc/templating'
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema } from './data-schema.ts';
-import { type EvaluationAccount, meteredEvaluation } from './evaluation-budget.ts';
+import { type EvaluationAccount, type EvaluationTenancy, evaluationWithinBudget, meteredEvaluation } from './evaluation-budget.ts';
+import { timedEvaluation } from './evaluate-source.ts';
 
 export const maxSourceBytes = maxTemplateSourceBytes;
 /** All saved sizes of a version together, as JSON. */
@@ -43,12 +44,29 @@ export async function checkVersionContent(input: VersionContentInput): Promise<V
   return { source: input.source, schema, sizes };
 }
 
-/** Size limit, then a syntax check (evaluated with empty data: only syntax errors are refused here). */
+/** Size limit, then a syntax check. */
 async function checkSource(source: string, field: string, account: EvaluationAccount | undefined): Promise<void> {
+  checkSourceBytes(source, field);
+  await checkSyntax(source, field, account, 'always');
+}
+
+function checkSourceBytes(source: string, field: string): void {
   if (Buffer.byteLength(source, 'utf8') > maxSourceBytes) throw fail('template_source_limit', field, 'Use a shorter value.');
+}
+
+/**
+ * Evaluates the source with empty data: only syntax errors are refused here. The version's own
+ * source is checked `always`, its time charged to the account; a saved size's source
+ * `withinBudget`: only while the account's evaluation budget holds an evaluation, so a version
+ * of twenty sizes costs an account no more evaluation than its budget allows (a size not
+ * checked here is checked by its first render or preview). Answers whether the check ran.
+ */
+async function checkSyntax(source: string, field: string, account: EvaluationAccount | undefined, when: 'always' | 'withinBudget'): Promise<boolean> {
+  const check = (tenancy?: EvaluationTenancy) => timedEvaluation(() => evaluateTemplate({ source, data: {}, ...tenancy }));
   try {
-    if (account) await meteredEvaluation(account, (tenancy) => evaluateTemplate({ source, data: {}, ...tenancy }), { refuse: false });
-    else await evaluateTemplate({ source, data: {} });
+    if (!account) await check();
+    else if (when === 'always') await meteredEvaluation(account, check, { refuse: false });
+    else return (await evaluationWithinBudget(account, check)) !== 'skipped';
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     if (error.code === 'template_syntax_error') {
@@ -57,6 +75,7 @@ async function checkSource(source: string, field: string, account: EvaluationAcc
       });
     }
   }
+  return true;
 }
 
 async function checkSizes(sizes: SizeVariantInput[], account: EvaluationAccount | undefined): Promise<SizeVariant[]> {
@@ -64,6 +83,8 @@ async function checkSizes(sizes: SizeVariantInput[], account: EvaluationAccount 
   if (Buffer.byteLength(JSON.stringify(sizes), 'utf8') > maxSizesBytes) throw fail('template_sizes_too_large', 'sizes', 'Use a shorter value.');
   const seen = new Set<string>();
   const result: SizeVariant[] = [];
+  // once the budget is spent, the remaining sizes are not evaluated either
+  let evaluating = true;
   for (const [index, size] of sizes.entries()) {
     const at = (name: string) => `sizes.${index}.${name}`;
     if (!sizeIdPattern.test(size.id) || size.id === 'original') throw fail('template_size_invalid_id', at('id'));
@@ -76,7 +97,8 @@ async function checkSizes(sizes: SizeVariantInput[], account: EvaluationAccount 
     if (!Number.isInteger(size.height) || size.height < canvasHeight.min || size.height > canvasHeight.max) {
       throw fail('template_size_invalid_dimensions', at('height'));
     }
-    await checkSource(size.source, at('source'), account);
+    checkSourceBytes(size.source, at('source'));
+    if (evaluating) evaluating = await checkSyntax(size.source, at('source'), account, 'withinBudget');
     const canvas = readCanvas(size.source);
     if (canvas.kind !== 'canvas' || canvas.canvas.width !== size.width || canvas.canvas.height !== size.height) {
       throw fail('template_size_canvas_mismatch', at('source'));

@@ -32,9 +32,9 @@ export async function evaluateSource(
 ): Promise<string> {
   try {
     const input = brand ? { source, data: { ...data, brand: templateBrand(brand) }, limits: brandLimits } : { source, data };
-    if (!metering) return await timed(() => evaluateTemplate(input));
-    if ('tenant' in metering) return await timed(() => evaluateTemplate({ ...input, ...metering }));
-    return await meteredEvaluation(metering, (tenancy) => timed(() => evaluateTemplate({ ...input, ...tenancy })));
+    if (!metering) return await timedEvaluation(() => evaluateTemplate(input));
+    if ('tenant' in metering) return await timedEvaluation(() => evaluateTemplate({ ...input, ...metering }));
+    return await meteredEvaluation(metering, (tenancy) => timedEvaluation(() => evaluateTemplate({ ...input, ...tenancy })));
   } catch (error) {
     if (!(error instanceof TemplateError)) throw error;
     metrics.templateEvaluationRefusals.inc({ reason: error.code });
@@ -51,7 +51,7 @@ export async function evaluateSource(
 }
 
 /** One evaluation in the sandbox, its time observed whether it succeeded or not. */
-async function timed(evaluate: () => Promise<{ html: string }>): Promise<string> {
+export async function timedEvaluation(evaluate: () => Promise<{ html: string }>): Promise<string> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   try {

@@ -42,9 +42,37 @@ export async function meteredEvaluation<T>(
   evaluate: (tenancy: EvaluationTenancy) => Promise<T>,
   { refuse = true }: { refuse?: boolean } = {},
 ): Promise<T> {
+  if (refuse) await takeHeld(account.ctx, account.accountId);
+  return charged(account, refuse ? upfrontSeconds : 0, evaluate);
+}
+
+/**
+ * Runs `evaluate` only when the account's budget holds what meteredEvaluation takes before an
+ * evaluation, and charges it the same way; otherwise answers `skipped` at once, without
+ * evaluating, pausing or refusing: for checks that a route whose contract has no 429 can go
+ * without (the syntax of a saved size's source, which its renders check again).
+ */
+export async function evaluationWithinBudget<T>(account: EvaluationAccount, evaluate: (tenancy: EvaluationTenancy) => Promise<T>): Promise<T | 'skipped'> {
   const { ctx, accountId } = account;
-  const taken = refuse ? upfrontSeconds : 0;
-  if (refuse) await takeHeld(ctx, accountId);
+  const now = ctx.clock();
+  const until = refusedUntil.get(accountId);
+  if (until !== undefined && until > now.getTime()) {
+    countBudgetRefusal();
+    return 'skipped';
+  }
+  try {
+    await takeRateAmount(ctx.db, 'template_evaluation', accountId, now, upfrontSeconds);
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.retryAfterSeconds === undefined) throw error;
+    rememberRefusal(accountId, now.getTime() + error.retryAfterSeconds * 1000);
+    countBudgetRefusal();
+    return 'skipped';
+  }
+  return charged(account, upfrontSeconds, evaluate);
+}
+
+/** Runs the evaluation and charges the budget the time a sandbox worker spent on it, less what was taken before. */
+async function charged<T>({ ctx, accountId }: EvaluationAccount, taken: number, evaluate: (tenancy: EvaluationTenancy) => Promise<T>): Promise<T> {
   let spentMs = 0;
   try {
     return await evaluate({ tenant: accountId, onWork: (ms) => (spentMs += ms) });
@@ -82,14 +110,18 @@ async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
   } catch (error) {
     const waitMs = error instanceof DomainError && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : null;
     if (waitMs !== null) {
-      // entries end with their wait; the map holds only accounts refused in the last minute
-      if (refusedUntil.size > 10_000) refusedUntil.clear();
-      refusedUntil.set(accountId, now.getTime() + waitMs);
+      rememberRefusal(accountId, now.getTime() + waitMs);
       await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, waitMs)));
       countBudgetRefusal();
     }
     throw error;
   }
+}
+
+function rememberRefusal(accountId: string, until: number): void {
+  // entries end with their wait; the map holds only accounts refused in the last minute
+  if (refusedUntil.size > 10_000) refusedUntil.clear();
+  refusedUntil.set(accountId, until);
 }
 
 const countBudgetRefusal = () => metrics.templateEvaluationRefusals.inc({ reason: 'evaluation_budget' });

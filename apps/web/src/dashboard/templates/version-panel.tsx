@@ -107,7 +107,7 @@ export function VersionPanel({ csrfToken, templateId, versions, current, data, c
           </Button>
         </div>
       )}
-      <p className="text-xs text-slate-600">Both versions are rendered with the data of the Data tab; comparisons are free and do not use credits.</p>
+      <p className="text-xs text-slate-600">Both versions are rendered with the data of the Data tab. Comparisons use no credits, but need a balance that could pay for two renders; the images are shown here only, never kept in your renders.</p>
       {problem ? (
         <ErrorState title="The versions could not be compared" code={problem.code}>
           {problem.message}
