@@ -1,9 +1,11 @@
 // `npm start` on its first boot, on a port other than the default, used as its banner tells a
-// person to: the Try command pasted into a shell saves a PDF, and the command for a new sign-in
+// person to: the Try command pasted into a shell saves a PDF (it reads the demo key from the file
+// the banner names, so the banner itself holds no secret), the link in the file it names signs
+// in, and the command for a new sign-in
 // link, run from the checkout in another terminal without the service's settings, prints a link
 // to the port the service runs on; started again on another port, the same.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,8 +64,21 @@ describe('npm start, first boot', () => {
     }
   }, 240_000);
 
+  it('the banner names the files of the demo key and sign-in link, 0600, and neither secret', async () => {
+    const keyFile = bannerLine(service, 'Demo API key (in a file only this user can read; keep it): ');
+    const linkFile = bannerLine(service, 'Sign in to the demo account in a browser with the link in ').replace(/ \(one use, until [^)]+\)$/, '');
+    for (const file of [keyFile, linkFile]) expect((await stat(file)).mode & 0o777, file).toBe(0o600);
+    const key = (await readFile(keyFile, 'utf8')).trim();
+    const link = (await readFile(linkFile, 'utf8')).trim();
+    expect(key).toMatch(/^svc_sk_v1_[0-9a-f]{64}$/);
+    expect(link).toMatch(/\/auth\/sign-in\/svc_link_[0-9a-f]{64}$/);
+    for (const secret of [key, link]) expect(service.stdout()).not.toContain(secret);
+    expect(service.stdout()).toContain(`Bearer $(cat ${keyFile})`);
+  });
+
   it('the banner says how to get a new sign-in link; that command, from the checkout, links to the service’s port', async () => {
-    const first = new URL(bannerLine(service, 'Sign in to the demo account in a browser ').replace(/^\(one use, until [^)]+\): /, ''));
+    const linkFile = bannerLine(service, 'Sign in to the demo account in a browser with the link in ').replace(/ \(one use, until [^)]+\)$/, '');
+    const first = new URL((await readFile(linkFile, 'utf8')).trim());
     expect(first.port).toBe(String(service.port));
     const command = bannerLine(service, 'A new sign-in link, any time (from this checkout): ');
     const accountId = demoAccount(service);

@@ -2,7 +2,7 @@
 // the foreground process group at once. The service must still shut down in order (requests,
 // renders, browser, worker and web, then the database), quietly, and leave nothing running.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,12 +34,15 @@ describe('stopping npm start', () => {
     try {
       await until(async () => {
         if (service.exitCode !== null) throw new Error(`npm start exited with ${service.exitCode}:\n${output}`);
-        return /Demo API key[^:]*: svc_sk_v1_\S+\n/.test(output);
+        return /^Demo API key [^:]*: \S+\n/m.test(output);
       }, 150_000);
-      const apiKey = /Demo API key[^:]*: (svc_sk_v1_\S+)/.exec(output)?.[1];
-      expect(apiKey, output).toBeDefined();
+      // the banner names the files that hold the demo key and sign-in link
+      const keyFile = /^Demo API key [^:]*: (\S+)$/m.exec(output)?.[1];
+      expect(keyFile, output).toBeDefined();
+      const apiKey = (await readFile(keyFile!, 'utf8')).trim();
       // the sign-in link comes in the same write as the key, and signs a browser into the demo account
-      const link = /Sign in to the demo account .*?\): (http\S+)/.exec(output)?.[1];
+      const linkFile = /^Sign in to the demo account in a browser with the link in (\S+) /m.exec(output)?.[1];
+      const link = linkFile ? (await readFile(linkFile, 'utf8')).trim() : undefined;
       expect(link, output).toMatch(new RegExp(`^http://localhost:${port}/auth/sign-in/svc_link_[0-9a-f]{64}$`));
       const signIn = await openLink(new URL(link!).pathname, undefined, { base: `http://127.0.0.1:${port}` });
       expect(signIn.status).toBe(303);

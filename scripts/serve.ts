@@ -10,8 +10,9 @@
 // The same order follows when the process that started this one is gone (stopWhenParentGone).
 //
 // Output: stdout carries only the banner a person reads once the service is ready (its URL, and
-// on first boot the demo key and sign-in link); stderr carries the log, one JSON line per event,
-// this process's and the web and worker processes' (relayed here, see relayOutput).
+// on first boot where the demo key and sign-in link are kept: files only this user can read, since
+// a supervisor keeps stdout too); stderr carries the log, one JSON line per event, this process's
+// and the web and worker processes' (relayed here, see relayOutput).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -25,9 +26,11 @@ import {
   loadConfig,
   prettyLogLine,
   prettyLogs,
+  redactSecrets,
   resealSecrets,
   sealDataDir,
   stopWhenParentGone,
+  writeDemoCredentials,
   writeServiceAddress,
 } from '@svc/core';
 import { createDb } from '@svc/db';
@@ -85,6 +88,14 @@ try {
   // on later boots the banner still says how to sign in to the demo account
   const earlierDemo = demo ? null : await findDemoAccount(setupCtx);
   await db.$disconnect();
+  // a data directory the service cannot write loses the key (the account is still reachable
+  // through the sign-in-link command, and its Developers page makes new keys)
+  const demoFiles = demo
+    ? await writeDemoCredentials(dataDir, { apiKey: demo.apiKey, signInUrl: demoLink?.url ?? null }).catch((error: unknown) => {
+        logger.warn('demo credentials not written', { error: error instanceof Error ? error.message : String(error) });
+        return null;
+      })
+    : null;
   if (stopping) await stopping;
 
   // the processes write JSON; this one formats their lines for a terminal when asked to
@@ -118,21 +129,16 @@ try {
     embedded_database_port: database.embedded ? Number(new URL(database.url).port) : null,
     started_at: new Date().toISOString(),
   }).catch((error: unknown) => logger.warn('service address not written', { error: error instanceof Error ? error.message : String(error) }));
-  // one write, so whoever reads the ready line has the demo key with it
+  // one write, so whoever reads the ready line has the demo account's lines with it; they name
+  // the files that hold its key and link, never the secrets themselves
   const lines = [`Rendering service ready at ${publicUrl}`];
-  if (demo) {
-    lines.push(
-      `Demo account ${demo.accountId} created with trial credits.`,
-      `Demo API key (shown once, keep it): ${demo.apiKey}`,
-      `Try: ${tryCommand(demo.apiKey)}`,
-    );
+  if (demo) lines.push(`Demo account ${demo.accountId} created with trial credits.`);
+  if (demo && demoFiles) lines.push(`Demo API key (in a file only this user can read; keep it): ${demoFiles.apiKey}`, `Try: ${tryCommand(demoFiles.apiKey)}`);
+  if (demo && !demoFiles) lines.push('Demo API key not saved (see the log): sign in with the command below and create a key on the Developers page.');
+  if (demo && demoLink && demoFiles?.signInLink) {
+    lines.push(`Sign in to the demo account in a browser with the link in ${demoFiles.signInLink} (one use, until ${demoLink.expiresAt.toISOString()})`);
   }
-  if (demo && demoLink) {
-    lines.push(
-      `Sign in to the demo account in a browser (one use, until ${demoLink.expiresAt.toISOString()}): ${demoLink.url}`,
-      `A new sign-in link, any time (from this checkout): ${signInLinkCommand(demo.accountId)}`,
-    );
-  }
+  if (demo) lines.push(`A new sign-in link, any time (from this checkout): ${signInLinkCommand(demo.accountId)}`);
   if (earlierDemo) lines.push(`A sign-in link for the demo account (from this checkout): ${signInLinkCommand(earlierDemo)}`);
   logger.info('service ready', { url: publicUrl, demoAccount: demo?.accountId });
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -145,13 +151,19 @@ try {
 
 /**
  * The banner's first request, pasted as it is: renders a PDF from HTML and saves the file as
- * hello.pdf (the answer is the finished job; its download link serves the file). Node reads
- * the link out of the JSON, as whoever ran `npm start` has it.
+ * hello.pdf (the answer is the finished job; its download link serves the file). The key is
+ * read from its file as the command runs, and Node reads the link out of the JSON, as whoever
+ * ran `npm start` has it.
  */
-function tryCommand(apiKey: string): string {
-  const render = `curl -s ${publicUrl}/v1/pdf -H "Authorization: Bearer ${apiKey}" -H "Content-Type: application/json" -d '{"html": "<h1>Hello from the rendering service</h1>"}'`;
+function tryCommand(apiKeyFile: string): string {
+  const render = `curl -s ${publicUrl}/v1/pdf -H "Authorization: Bearer $(cat ${shellWord(apiKeyFile)})" -H "Content-Type: application/json" -d '{"html": "<h1>Hello from the rendering service</h1>"}'`;
   const link = `node -p 'JSON.parse(fs.readFileSync(0, "utf8")).download.url'`;
   return `curl -sfo hello.pdf "$(${render} | ${link})" && echo "saved hello.pdf"`;
+}
+
+/** A path as one shell word: quoted only when it holds more than letters, digits and `_./-`. */
+function shellWord(path: string): string {
+  return /^[A-Za-z0-9_./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The operator CLI's command for a new sign-in link, as run from the checkout (it finds this service's address). */
@@ -185,7 +197,9 @@ function relayOutput(child: ChildProcess, component: string) {
   const relay = (stream: Readable | null, level: 'info' | 'warn') => {
     if (!stream) return;
     createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
-      if (isLogLine(line)) process.stderr.write(prettyLogs() ? prettyLogLine(line) : `${line}\n`);
+      // the processes' loggers have redacted their lines already; this covers a library's own
+      // JSON lines too, so nothing reaches the log around the one redaction
+      if (isLogLine(line)) process.stderr.write(prettyLogs() ? prettyLogLine(redactSecrets(line)) : `${redactSecrets(line)}\n`);
       else if (line.trim() !== '') strays[level](line);
     });
   };

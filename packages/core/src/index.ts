@@ -151,6 +151,7 @@ export { replayWebhook } from './webhooks/replay-webhook.ts';
 export { rotateWebhookSecret } from './webhooks/rotate-webhook-secret.ts';
 export { runWebhookAttempt } from './webhooks/run-webhook-attempt.ts';
 export { testWebhook } from './webhooks/test-webhook.ts';
-export { createLogger, prettyLogLine, prettyLogs, withLogFields, withLogScope } from './wiring/logger.ts';
+export { createLogger, prettyLogLine, prettyLogs, redactSecrets, withLogFields, withLogScope } from './wiring/logger.ts';
 export { createServiceContext, silentLogger } from './wiring/service-context.ts';
 export { readServiceAddress, type ServiceAddress, writeServiceAddress } from './wiring/service-address.ts';
+export { type DemoCredentialFiles, writeDemoCredentials } from './wiring/demo-credentials.ts';

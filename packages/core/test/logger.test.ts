@@ -1,10 +1,16 @@
 // The service's log lines, as a process writes them on stderr: one JSON event per line, the ids
-// of the request or job in scope, secrets cut to their prefix, and readable text when asked.
+// of the request or job in scope, secrets cut to their prefix and a fingerprint, signed links
+// without their signature, and readable text when asked.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
+const downloadSignature = 'Zq3-_x'.repeat(7) + 'A';
+const download = `pdf_${'0a'.repeat(16)}.1767225600.${downloadSignature}`;
+const archiveSignature = 'Yb9_-w'.repeat(7) + 'B';
+const archive = `batch_${'1b'.repeat(16)}.1767225600.${archiveSignature}`;
 
 const script = `
 import { createLogger, withLogScope } from './packages/core/src/wiring/logger.ts';
@@ -19,6 +25,11 @@ logger.error('key svc_sk_v1_0123456789abcdef leaked', {
   password: 'hunter2',
   nested: { webhookSecret: 'svc_whsec_abc', note: 'session svc_ses_abc', url: 'postgres://svc:pg-pass@db:5432/svc' },
   error: new Error('connect failed for svc_sk_v1_feedbeef'),
+});
+logger.info('request', {
+  path: '/v1/downloads/${download}',
+  archive: 'GET http://localhost:3000/v1/batches/archive/${archive}?again=${archive}',
+  operator: 'Bearer svc_op_v1_${'ab'.repeat(32)}',
 });
 `;
 
@@ -48,11 +59,24 @@ describe('the log', () => {
     for (const secret of ['0123456789abcdef', '00ff00ff', 'hunter2', 'svc_whsec_abc', 'svc_ses_abc', 'feedbeef', 'pg-pass']) expect(text).not.toContain(secret);
     const event = JSON.parse(lines[2]!);
     expect(event).toMatchObject({
-      message: 'key svc_sk_v1_[redacted] leaked',
-      link: 'http://localhost:3000/auth/sign-in/svc_link_[redacted]',
+      message: `key svc_sk_v1_[redacted:${fingerprint('svc_sk_v1_0123456789abcdef')}] leaked`,
+      link: `http://localhost:3000/auth/sign-in/svc_link_[redacted:${fingerprint('svc_link_00ff00ff')}]`,
       password: '[redacted]',
-      nested: { webhookSecret: '[redacted]', note: 'session svc_ses_[redacted]', url: 'postgres://svc:[redacted]@db:5432/svc' },
-      error: 'connect failed for svc_sk_v1_[redacted]',
+      nested: { webhookSecret: '[redacted]', note: `session svc_ses_[redacted:${fingerprint('svc_ses_abc')}]`, url: 'postgres://svc:[redacted]@db:5432/svc' },
+      error: `connect failed for svc_sk_v1_[redacted:${fingerprint('svc_sk_v1_feedbeef')}]`,
+    });
+  });
+
+  it('writes signed links without their signature, and operator tokens cut like the other secrets', () => {
+    const lines = logLines();
+    const text = lines.join('\n');
+    for (const secret of [downloadSignature, archiveSignature, 'ab'.repeat(32)]) expect(text).not.toContain(secret);
+    const event = JSON.parse(lines[3]!);
+    expect(event).toMatchObject({
+      // the id and expiry stay: which file was asked for, and until when the link ran
+      path: `/v1/downloads/pdf_${'0a'.repeat(16)}.1767225600.[redacted]`,
+      archive: `GET http://localhost:3000/v1/batches/archive/batch_${'1b'.repeat(16)}.1767225600.[redacted]?again=batch_${'1b'.repeat(16)}.1767225600.[redacted]`,
+      operator: `Bearer svc_op_v1_[redacted:${fingerprint(`svc_op_v1_${'ab'.repeat(32)}`)}]`,
     });
   });
 
@@ -64,3 +88,8 @@ describe('the log', () => {
     expect(text).not.toContain('hunter2');
   });
 });
+
+/** The start of the SHA-256 the database keeps as a key's, a session's or a link's verifier. */
+function fingerprint(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 8);
+}

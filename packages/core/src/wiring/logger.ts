@@ -3,6 +3,7 @@
 // from the log scope, so use-cases log through ctx.logger without knowing which request or job
 // they serve. Secrets the service issues never appear whole, wherever they sit in a line.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import { pino } from 'pino';
 import { build as prettyStream, prettyFactory } from 'pino-pretty';
 import type { Logger } from '../shared/context.ts';
@@ -33,18 +34,29 @@ export function withLogFields(logger: Logger, ids: LogScope): Logger {
   };
 }
 
-// API keys, webhook signing secrets, session tokens and sign-in link tokens: the prefix stays,
-// so a line still says which kind it was
-const issuedSecret = /\b(svc_(?:sk_v1|whsec|ses|link)_)[A-Za-z0-9_-]+/g;
+// API keys, webhook signing secrets, session tokens, sign-in link tokens and operator tokens. The
+// prefix stays, so a line still says which kind it was, with the first characters of the secret's
+// SHA-256: the start of the verifier the database keeps for keys, sessions, links and operator
+// tokens, so lines about one secret can be matched to each other and to its row.
+const issuedSecret = /(svc_(?:sk_v1|whsec|ses|link|op_v1)_)[A-Za-z0-9_-]+/g;
+// signed links (downloads, archives) are "<id>.<expiry>.<signature>": whoever holds one gets the
+// file with no key, so only the signature goes; the id still says which file was asked for
+const signedLinkToken = /([a-z]+_[0-9a-f]{32}\.\d{1,12}\.)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 // fields whose value is a secret whatever it looks like
 const secretField = /pass(word)?|secret|token|api_?key|authorization|cookie|signature/i;
 
 // the password of a URL (a database or SMTP URL in a connection error)
 const urlPassword = /(\/\/[^:/@\s]+:)[^@\s/]+@/g;
 
-/** A text with every secret the service issues cut to its prefix, and URL passwords removed. */
+/**
+ * A text with every secret the service issues cut to its prefix and a fingerprint, every signed
+ * link without its signature, and URL passwords removed. Every line of the log passes here.
+ */
 export function redactSecrets(text: string): string {
-  return text.replace(issuedSecret, '$1[redacted]').replace(urlPassword, '$1[redacted]@');
+  return text
+    .replace(issuedSecret, (secret, prefix: string) => `${prefix}[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 8)}]`)
+    .replace(signedLinkToken, '$1[redacted]')
+    .replace(urlPassword, '$1[redacted]@');
 }
 
 function redactValue(value: unknown, depth = 0): unknown {
