@@ -5,7 +5,7 @@ import { findOwnedRender, type GetRenderOptions } from './get-render.ts';
 import { removeRenderFiles } from './render-files.ts';
 
 /**
- * DELETE in the contract's render job lifecycle: a succeeded job loses its file and a PDF's thumbnail (removed before the database marker,
+ * DELETE in the contract's render job lifecycle: a succeeded job loses its file and its thumbnail (removed before the database marker,
  * so a removal failure answers 500 and leaves the record live for a retry) and reads
  * removed_reason deleted; a failed or cancelled job leaves history; queued or running
  * jobs answer 409. Repeating is safe, and an expired file stays expired. Billing, rate

@@ -2,7 +2,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import { removeRenderFiles } from './render-files.ts';
 
 /**
- * Retention: removes files past their expiry (a PDF's thumbnail with its file), then marks them expired (the file goes
+ * Retention: removes files past their expiry (a thumbnail with its file), then marks them expired (the file goes
  * before the marker, so a crash in between only repeats the removal). The inputs failed jobs
  * keep for a retry go once the same retention has passed since they failed.
  */

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../shared/context.ts';
 import { passwordErased } from './finish-render.ts';
-import { thumbnailKeyOf } from './render-files.ts';
+import { storeRenderThumbnail } from './store-render-thumbnail.ts';
 import { readAll } from '../storage/read-all.ts';
 
 export interface MakeRenderThumbnailOptions {
@@ -38,15 +38,5 @@ export async function makeRenderThumbnail(ctx: ServiceContext, { jobId }: MakeRe
     ctx.logger.warn('pdf thumbnail not made', { jobId, error: String(error) });
     return false;
   }
-  const thumbnailKey = thumbnailKeyOf(storageKey);
-  await ctx.storage.put(thumbnailKey, thumbnail, { contentType: 'image/webp' });
-  const recorded = await ctx.db.renderJob.updateMany({ where: { id: jobId, storageKey, removedReason: null }, data: { thumbnailKey } });
-  // the file was deleted or expired meanwhile (its removal may have run before this put, so
-  // the thumbnail would outlive it): the thumbnail goes too
-  if (recorded.count === 0 || !(await ctx.storage.exists(storageKey))) {
-    await ctx.storage.remove(thumbnailKey);
-    await ctx.db.renderJob.updateMany({ where: { id: jobId, thumbnailKey }, data: { thumbnailKey: null } });
-    return false;
-  }
-  return true;
+  return storeRenderThumbnail(ctx, { jobId, storageKey, thumbnail });
 }
