@@ -14,6 +14,7 @@ const unit = [
   'packages/core/test/ai-provider.test.ts',
   'packages/core/test/templates-schema.test.ts',
   'packages/core/test/verify-font.test.ts',
+  'packages/core/test/tenant-parsers.test.ts',
   'packages/core/test/group-state.test.ts',
   'packages/core/test/adapt-source-edits.test.ts',
   'packages/core/test/client-subject.test.ts',

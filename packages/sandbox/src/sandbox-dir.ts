@@ -3,7 +3,7 @@
 // hostile: a symbolic link it planted to a file of the service's must never be followed by
 // the service, which (as root, or as the service's user) could read it.
 import { constants } from 'node:fs';
-import { chown, mkdtemp, open, rm } from 'node:fs/promises';
+import { chown, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxLauncher } from './sandbox-launcher.ts';
@@ -19,6 +19,19 @@ export async function withSandboxDir<T>(body: (dir: string) => Promise<T>): Prom
     // rm removes links, never what they point to
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Puts input for the sandboxed program in its directory, before it starts: a new 0600 file
+ * owned by the sandbox's account (a pipe on standard input would not do for a program that
+ * opens its input by path: /dev/stdin of a pipe the service made is the service's, 0600).
+ */
+export async function writeSandboxFile(dir: string, name: string, bytes: Uint8Array): Promise<string> {
+  const { account } = sandboxLauncher();
+  const path = join(dir, name);
+  await writeFile(path, bytes, { mode: 0o600, flag: 'wx' });
+  if (account) await chown(path, account.uid, account.gid);
+  return path;
 }
 
 /** A regular file the sandbox wrote, at most maxBytes: never through a link, never a FIFO that would hang the read. */

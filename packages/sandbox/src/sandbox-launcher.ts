@@ -49,7 +49,7 @@ let launcher: SandboxLauncher | undefined;
  * seccomp filter where it is built (perl-base is part of every Debian system; without it
  * nothing starts unfiltered), and bubblewrap if a trial sandbox starts.
  */
-export function decideLauncher(env: NodeJS.ProcessEnv, bwrap: string = BWRAP): SandboxLauncher {
+export function decideLauncher(env: Readonly<Record<string, string | undefined>>, bwrap: string = BWRAP): SandboxLauncher {
   const account = process.getuid?.() === 0 ? ensureSystemAccount(SANDBOX_ACCOUNT) : null;
   const setpriv = existsSync(SETPRIV);
   if (account && !setpriv) throw new Error(`${SETPRIV} is needed to run sandboxed programs as ${account.name}`);

@@ -1,6 +1,8 @@
 // The one image check of the service: uploads, URL previews and brand-kit logos all
-// run it, and each maps the reason of a refusal to its own error code.
-import type { Metadata } from 'sharp';
+// run it, and each maps the reason of a refusal to its own error code. The rules are applied
+// here; the bytes are decoded by libvips in the sandbox (decode-image-sandboxed.ts), never in
+// the web process.
+import { type ImageDecoder, openImageDecoder } from './decode-image-sandboxed.ts';
 
 export const imageMediaTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export type ImageMediaType = (typeof imageMediaTypes)[number];
@@ -88,36 +90,36 @@ export async function verifyImage(bytes: Uint8Array, declared: string | null): P
   if (bytes.byteLength === 0) return refuse('empty');
   if (bytes.byteLength > imageLimits.maxBytes) return refuse('too_large');
   if (declared !== null && !isImageMediaType(declared)) return refuse('type_unsupported');
-  // loaded on first use: the CLI and the worker import core but never check an image
-  const { default: sharp } = await import('sharp');
   const sniffed = sniffImageType(bytes);
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
-  let metadata: Metadata;
+  const decoder = await openImageDecoder(input, imageLimits.maxPixels);
   try {
-    // the pixel limit is enforced from the header, before any pixel is decoded
-    metadata = await sharp(input, { limitInputPixels: false }).metadata();
-  } catch {
-    return refuse(sniffed ? 'corrupt' : declared ? 'type_mismatch' : 'type_unsupported');
+    const verdict = await judge(decoder, bytes, declared, sniffed);
+    return verdict ?? { ok: false, refusal: 'corrupt' };
+  } finally {
+    decoder.close();
   }
+}
+
+/** The rules, in order, on what the decoder reports; null when the image is not fully decodable. */
+async function judge(decoder: ImageDecoder, bytes: Uint8Array, declared: string | null, sniffed: Sniffed): Promise<ImageVerdict | null> {
+  const refuse = (refusal: ImageRefusal): ImageVerdict => ({ ok: false, refusal });
+  // the size limits are checked on the header, before any pixel is decoded
+  const metadata = decoder.header;
+  if (!metadata) return refuse(sniffed ? 'corrupt' : declared ? 'type_mismatch' : 'type_unsupported');
   // an animation is refused as such, whatever it was declared as
-  if ((metadata.pages ?? 1) > 1 || (sniffed === 'image/png' && isAnimatedPng(bytes))) return refuse('animated');
+  if (metadata.pages > 1 || (sniffed === 'image/png' && isAnimatedPng(bytes))) return refuse('animated');
   const mediaType = declared ?? sniffed;
   if (!isImageMediaType(mediaType)) return refuse('type_unsupported');
   if (sniffed !== mediaType || `image/${metadata.format}` !== mediaType) return refuse('type_mismatch');
 
-  const { width, height } = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
-  if (!width || !height) return refuse('corrupt');
+  const { width, height } = metadata.autoOrient ?? metadata;
   if (width > imageLimits.maxWidth || height > imageLimits.maxHeight) return refuse('dimensions_exceeded');
   if (width * height > imageLimits.maxPixels) return refuse('pixels_exceeded');
   const bytesPerSample = metadata.depth === 'ushort' || metadata.depth === 'short' ? 2 : metadata.depth === 'float' || metadata.depth === 'uint' || metadata.depth === 'int' ? 4 : 1;
   if (width * height * metadata.channels * bytesPerSample > imageLimits.maxDecodedBytes) return refuse('decoded_size_exceeded');
 
-  try {
-    // every pixel once, failing on truncation and decoder warnings
-    await sharp(input, { failOn: 'warning', limitInputPixels: imageLimits.maxPixels }).raw().toBuffer();
-  } catch {
-    return refuse('corrupt');
-  }
+  // every pixel once, failing on truncation and decoder warnings
+  if (!(await decoder.decode())) return null;
   return { ok: true, image: { mediaType, width, height } };
 }

@@ -1,11 +1,9 @@
 // Validation of uploaded brand fonts (the contract's brand kit routes): WOFF2 only, checked and sanitised by the OpenType
 // Sanitizer (ots-sanitize, Debian package opentype-sanitizer: the same checks Chromium runs on
 // web fonts, so a font that passes here loads in the renderer), then its glyphs counted with fontkit.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hasUnsafeText } from '@svc/contracts';
+import { ParserFailedError, readSandboxFile, runSandboxed, withSandboxDir, writeSandboxFile } from '@svc/sandbox';
 import { DomainError } from '../shared/errors.ts';
 
 /**
@@ -18,6 +16,8 @@ export const maxFontGlyphs = 20_000;
 /** ots-sanitize on a 10 MiB font takes well under a second; past this it is treated as refused. */
 export const fontSanitizeTimeoutMs = 10_000;
 export const otsSanitizeBinary = '/usr/bin/ots-sanitize';
+/** A sanitised font is an uncompressed sfnt: a few times its WOFF2 (at most 10 MiB) at most. */
+const maxSanitisedBytes = 64 * 1024 * 1024;
 
 export interface VerifiedFont {
   /** The family name from the font's name table, or null when it names none. */
@@ -62,21 +62,32 @@ export async function verifyFont(bytes: Uint8Array, options: VerifyFontOptions =
   return { family, glyphCount, sanitised };
 }
 
-/** Runs ots-sanitize on a private temporary copy; any refusal, crash or timeout is a refusal. */
+/**
+ * Runs ots-sanitize in the sandbox (@svc/sandbox: an unprivileged account, no network, no view
+ * of the service's files, the seccomp filter, an environment of its own) on a copy of the font
+ * in a directory of the sandbox's own; its output is read back from there without following
+ * links. Any refusal, crash or timeout is a refusal.
+ */
 async function sanitise(input: Buffer, timeoutMs: number): Promise<Buffer> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-font-'));
-  try {
-    const source = join(dir, 'input.woff2');
+  return withSandboxDir(async (dir) => {
+    const source = await writeSandboxFile(dir, 'input.woff2', input);
     const output = join(dir, 'output.ttf');
-    await writeFile(source, input, { mode: 0o600 });
-    const passed = await new Promise<boolean>((resolve) => {
-      execFile(otsSanitizeBinary, [source, output], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 }, (error) => resolve(!error));
-    });
+    const passed = await runSandboxed({
+      command: otsSanitizeBinary,
+      args: [source, output],
+      writable: [dir],
+      timeoutMs,
+      maxOutputBytes: 64 * 1024,
+    }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof ParserFailedError) return false;
+        throw error;
+      },
+    );
     if (!passed) throw tablesInvalid();
-    return await readFile(output).catch(() => {
+    return await readSandboxFile(output, maxSanitisedBytes).catch(() => {
       throw tablesInvalid();
     });
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

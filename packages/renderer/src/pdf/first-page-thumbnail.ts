@@ -1,49 +1,45 @@
 // A PDF's first page as a small WebP, for the dashboard's history. poppler's pdftoppm draws
-// it: no browser is needed, and the file is our own output, but it still runs bounded (a time
-// limit, a cap on what it may print, its pixel size fixed by -scale-to) and reads the PDF on
-// standard input, so no path or name of the customer's reaches its command line.
-import { spawn } from 'node:child_process';
+// it: no browser is needed. The PDF is the service's own output, but a tenant's images and
+// fonts reach poppler verbatim inside it, so pdftoppm runs in the sandbox (@svc/sandbox: an
+// unprivileged account, no network, no view of the service's files, the seccomp filter, an
+// environment of its own), bounded in time and in what it may print. It reads the PDF on
+// standard input and prints raw pixels (PPM), so the worker decodes no compressed image that
+// a compromised poppler could have crafted: it checks a fixed header and a byte count.
+import { runSandboxed } from '@svc/sandbox';
 import sharp from 'sharp';
 
-const PDFTOPPM = 'pdftoppm';
+const PDFTOPPM = '/usr/bin/pdftoppm';
 /** The longest side, in pixels: twice the 80 px the history shows, for sharp screens. */
 export const pdfThumbnailEdge = 160;
 const timeoutMs = 10_000;
-/** A 160 px PNG is a few tens of kB; anything far beyond that is not a thumbnail. */
-const maxPngBytes = 4 * 1024 * 1024;
+/** The largest PPM a 160 px page can be: its header and 160 x 160 RGB pixels. */
+const maxPpmBytes = 64 + pdfThumbnailEdge * pdfThumbnailEdge * 3;
 
 /**
  * The first page scaled to fit pdfThumbnailEdge, as WebP. Rejects when poppler cannot draw it
- * (an encrypted PDF, a damaged one) or takes too long; the caller decides what a missing
- * thumbnail means.
+ * (an encrypted PDF, a damaged one), takes too long, or prints anything but such a page; the
+ * caller decides what a missing thumbnail means.
  */
 export async function pdfFirstPageThumbnail(pdf: Uint8Array): Promise<Uint8Array> {
-  const png = await rasteriseFirstPage(pdf);
-  return sharp(png).webp({ quality: 75 }).toBuffer();
+  const ppm = await runSandboxed({
+    command: PDFTOPPM,
+    args: ['-f', '1', '-l', '1', '-singlefile', '-scale-to', String(pdfThumbnailEdge), '-'],
+    input: pdf,
+    timeoutMs,
+    maxOutputBytes: maxPpmBytes,
+  });
+  const { width, height, pixels } = parsePpm(ppm);
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).webp({ quality: 75 }).toBuffer();
 }
 
-function rasteriseFirstPage(pdf: Uint8Array): Promise<Buffer> {
-  const args = ['-f', '1', '-l', '1', '-singlefile', '-scale-to', String(pdfThumbnailEdge), '-png', '-'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(PDFTOPPM, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > maxPngBytes) child.kill('SIGKILL');
-      else chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-1_000);
-    });
-    // poppler may stop reading early (a damaged file): the close event reports it
-    child.stdin.on('error', () => {});
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code === 0 && size > 0 && size <= maxPngBytes) resolve(Buffer.concat(chunks));
-      else reject(new Error(`pdftoppm ended with ${signal ?? code}${size > maxPngBytes ? ' (output too large)' : ''}: ${stderr.trim()}`));
-    });
-    child.stdin.end(pdf);
-  });
+/** pdftoppm's binary PPM: "P6\n<width> <height>\n255\n", then exactly width x height RGB pixels. */
+function parsePpm(ppm: Buffer): { width: number; height: number; pixels: Buffer } {
+  const header = /^P6\n(\d{1,4}) (\d{1,4})\n255\n/.exec(ppm.toString('latin1', 0, 32));
+  if (!header) throw new Error('pdftoppm printed no PPM image');
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const pixels = ppm.subarray(header[0].length);
+  const inBounds = (side: number) => side >= 1 && side <= pdfThumbnailEdge;
+  if (!inBounds(width) || !inBounds(height) || pixels.length !== width * height * 3) throw new Error(`pdftoppm printed a ${width}x${height} image of ${pixels.length} bytes`);
+  return { width, height, pixels };
 }
