@@ -1,7 +1,7 @@
 import { canvasHeight, canvasWidth, type ImagePackCreate, type ImagePackPreset, imagePackPresets } from '@svc/contracts';
 import { imageDefaults } from '@svc/rules';
 import type { Principal } from '../auth/principal.ts';
-import { refuseUnlessCreditsCover } from '../credits/refuse-uncovered-work.ts';
+import { refuseUnlessCreditsCover } from '../renders/refuse-uncovered-work.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';

@@ -39,16 +39,22 @@ export function pointedAt(error: unknown, field: string): unknown {
 /**
  * Checks each data object (brand reservation, data limits, the version's schema) before any is
  * evaluated. Schema failures of every row are reported together (at most 16 details), each
- * under its own field; any other problem answers at once.
+ * under its own field; any other problem answers at once. The validations are charged to
+ * `tenancy`, the group request's metered evaluation (meterMembers), when given.
  */
-export async function validateMemberData(schema: unknown, entries: { data: Record<string, unknown>; field: string }[], brand: BrandValues | null): Promise<void> {
+export async function validateMemberData(
+  schema: unknown,
+  entries: { data: Record<string, unknown>; field: string }[],
+  brand: BrandValues | null,
+  tenancy?: EvaluationTenancy,
+): Promise<void> {
   const validator = compileDataSchema(schema);
   const details: FieldDetail[] = [];
   for (const { data, field } of entries) {
     try {
       checkBrandData(data, brand);
       await checkDataLimits(data);
-      validateData(validator, data);
+      validateData(validator, data, tenancy);
     } catch (error) {
       const pointed = pointedAt(error, field);
       if (!(pointed instanceof DomainError) || pointed.code !== 'template_data_invalid') throw pointed;

@@ -1,6 +1,6 @@
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal } from '../auth/principal.ts';
-import { refuseUnlessCreditsCover } from '../credits/refuse-uncovered-work.ts';
+import { refuseUnlessCreditsCover } from './refuse-uncovered-work.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';

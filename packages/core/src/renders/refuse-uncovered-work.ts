@@ -6,8 +6,8 @@ import type { DbOrTx } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal } from '../auth/principal.ts';
 import { DomainError } from '../shared/errors.ts';
 import { periodOf } from '../shared/period.ts';
-import { planTerms } from './plans.ts';
-import { overageKey } from './reserve-credits.ts';
+import { planTerms } from '../credits/plans.ts';
+import { overageKey } from '../credits/reserve-credits.ts';
 
 export interface CreditCoverOptions {
   principal: Principal;
