@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { Renderer } from '../src/index.ts';
-import { processTree } from './support/processes.ts';
+import { duringRender, processTree } from './support/processes.ts';
 
 const viewport = { width: 800, height: 600, device_scale_factor: 1 };
 
@@ -55,21 +55,6 @@ function chromiumProcess(pid: number): ChromiumProcess | null {
   }
 }
 
-/** Runs `body`, given the pid the pool started (the browser's process group), while a render keeps its renderer busy for a few seconds. */
-async function duringRender<T>(body: (leader: number) => Promise<T>): Promise<T> {
-  const rendering = renderer.renderPdf({
-    html: '<p>busy</p><script>const until = Date.now() + 4000; while (Date.now() < until) {}</script>',
-    pdf: {},
-    viewport,
-    javascript: 'enabled',
-  });
-  try {
-    return await body(renderer.status().browserPid!);
-  } finally {
-    await rendering;
-  }
-}
-
 /** The browser's process group as /proc shows it: the launch chain, the browser and its children. */
 function processes(leader: number): ChromiumProcess[] {
   return processTree(leader).flatMap((pid) => chromiumProcess(pid) ?? []);
@@ -95,7 +80,7 @@ test('a page with script on gets no WebGL, WebGL 2 or WebGPU, on a canvas or off
 });
 
 test("every process below the browser is inside Chromium's sandbox: its seccomp filter, or namespaces of its own", async () => {
-  await duringRender(async (leader) => {
+  await duringRender(renderer, async (leader) => {
     await expect.poll(() => processes(leader).some((child) => child.type === 'renderer'), { timeout: 30_000 }).toBe(true);
     const all = processes(leader);
     // Chromium's fork server for processes that sandbox themselves once started (the GPU

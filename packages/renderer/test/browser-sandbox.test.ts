@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { RenderError } from '@svc/contracts';
 import { DEFAULT_CHROMIUM_PATH, Renderer } from '../src/index.ts';
-import { processTree } from './support/processes.ts';
+import { duringRender, processTree } from './support/processes.ts';
 
 const SECRETS = {
   SVC_SIGNING_SECRET: 'canary-signing-secret-7f3a',
@@ -58,23 +58,6 @@ function status(pid: number): ProcessStatus {
 
 /** A process's command line as one string: Chromium's children rewrite theirs into a single space-separated one. */
 const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-
-/** Runs `body` while a render with a script that keeps its renderer busy for a few seconds is in flight. */
-async function duringRender<T>(body: (browserPid: number) => Promise<T>): Promise<T> {
-  const rendering = renderer.renderPdf({
-    html: '<p>busy</p><script>const until = Date.now() + 4000; while (Date.now() < until) {}</script>',
-    pdf: {},
-    viewport,
-    javascript: 'enabled',
-  });
-  try {
-    const browserPid = renderer.status().browserPid;
-    expect(browserPid).not.toBeNull();
-    return await body(browserPid!);
-  } finally {
-    await rendering;
-  }
-}
 
 const chromiumPath = process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 
@@ -125,7 +108,7 @@ async function waitForRenderer(browserPid: number): Promise<number> {
 }
 
 test('the browser runs with its own sandbox on, as a non-root account, with no new privileges', async () => {
-  await duringRender(async (browserPid) => {
+  await duringRender(renderer, async (browserPid) => {
     expect(commandLine(browserPid)).not.toContain(' --no-sandbox');
     const browser = status(browserPid);
     expect(browser.uids.every((uid) => uid !== 0)).toBe(true);
@@ -138,7 +121,7 @@ test('the browser runs with its own sandbox on, as a non-root account, with no n
 });
 
 test('Chromium runs below bubblewrap, in the process group the pool kills, in namespaces of its own', async () => {
-  await duringRender(async (browserPid) => {
+  await duringRender(renderer, async (browserPid) => {
     // the pid puppeteer holds is the sandbox's: bubblewrap, which stays as Chromium's ancestor
     expect(commandLine(browserPid)).toContain('/usr/bin/bwrap ');
     const chromium = chromiumBrowser(browserPid);
@@ -158,7 +141,7 @@ test('Chromium runs below bubblewrap, in the process group the pool kills, in na
 });
 
 test("from inside the browser's sandbox the data directory, the checkout, home, other temporary files and the service's processes are not there", async () => {
-  await duringRender(async (browserPid) => {
+  await duringRender(renderer, async (browserPid) => {
     const chromium = chromiumBrowser(browserPid);
     const missing = (command: string, args: string[]) => expect(() => inBrowserSandbox(chromium, command, args)).toThrow(/No such file or directory/);
     missing('cat', [join(dataDir, 'tenant.html')]);
@@ -180,7 +163,7 @@ test("from inside the browser's sandbox the data directory, the checkout, home, 
 });
 
 test('every process of the browser is seccomp-filtered, non-root and without new privileges', async () => {
-  await duringRender(async (browserPid) => {
+  await duringRender(renderer, async (browserPid) => {
     await waitForRenderer(browserPid);
     const tree = processTree(browserPid);
     // the browser, its zygotes, the renderer and the network/utility processes
@@ -203,7 +186,7 @@ test('every process of the browser is seccomp-filtered, non-root and without new
 });
 
 test('a renderer is seccomp-filtered, has no new privileges and sits in its own user and PID namespaces', async () => {
-  await duringRender(async (browserPid) => {
+  await duringRender(renderer, async (browserPid) => {
     const rendererPid = await waitForRenderer(browserPid);
     expect(commandLine(rendererPid)).not.toContain(' --no-sandbox');
     const rendererStatus = status(rendererPid);
@@ -219,7 +202,7 @@ test('a renderer is seccomp-filtered, has no new privileges and sits in its own 
 });
 
 test("no process of the browser holds the service's variables in its environment", async () => {
-  await duringRender(async (browserPid) => {
+  await duringRender(renderer, async (browserPid) => {
     await waitForRenderer(browserPid);
     const tree = processTree(browserPid);
     expect(tree.length).toBeGreaterThan(2);
@@ -248,7 +231,7 @@ test("no process of the browser holds the service's variables in its environment
 });
 
 test("the browser's account cannot read the service's private files or its environment", async () => {
-  await duringRender(async (browserPid) => {
+  await duringRender(renderer, async (browserPid) => {
     const [uid] = status(browserPid).uids;
     const gid = Number(readFileSync(`/proc/${browserPid}/status`, 'utf8').match(/^Gid:\s*(\d+)/m)![1]);
     // as the browser's account, the way a process that escaped the renderer would run

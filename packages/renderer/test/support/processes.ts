@@ -1,6 +1,7 @@
 // Chromium's processes as /proc shows them: every process of a pool carries its profile
 // directory on its command line or belongs to the browser's process group.
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Renderer } from '../../src/index.ts';
 
 /** Live (non-zombie) processes of the browser with this pid and profile; `only` filters by command line. */
 export function browserProcesses(browserPid: number, userDataDir: string, only: (cmdline: string) => boolean = () => true): number[] {
@@ -55,4 +56,24 @@ export function processTree(rootPid: number): number[] {
     }
   }
   return tree;
+}
+
+/**
+ * Runs `body` with the pid the pool started (the launch chain's, leader of the browser's
+ * process group) while a render whose script keeps its renderer busy for a few seconds is in flight.
+ */
+export async function duringRender<T>(renderer: Renderer, body: (browserPid: number) => Promise<T>): Promise<T> {
+  const rendering = renderer.renderPdf({
+    html: '<p>busy</p><script>const until = Date.now() + 4000; while (Date.now() < until) {}</script>',
+    pdf: {},
+    viewport: { width: 800, height: 600, device_scale_factor: 1 },
+    javascript: 'enabled',
+  });
+  try {
+    const browserPid = renderer.status().browserPid;
+    if (browserPid === null) throw new Error('the pool has no browser');
+    return await body(browserPid);
+  } finally {
+    await rendering;
+  }
 }
