@@ -16,8 +16,11 @@ export interface SandboxSpec {
   /** An absolute path. */
   command: string;
   args: readonly string[];
-  /** Host paths the program may read, mounted read-only at the same place. */
-  readOnly?: readonly string[];
+  /**
+   * Host paths the program may read, mounted read-only at the same place, or a mount of a host
+   * path (`source`, which the sandbox account must be able to reach) at another (`target`).
+   */
+  readOnly?: readonly (string | ReadOnlyMount)[];
   /** Host paths the program may write, at the same place; as root they must belong to the sandbox account. */
   writable?: readonly string[];
   /**
@@ -26,6 +29,11 @@ export interface SandboxSpec {
    * is decided by the browser's own layers (proxy, resolver rules, request interception).
    */
   network: 'none' | 'shared';
+}
+
+export interface ReadOnlyMount {
+  source: string;
+  target: string;
 }
 
 export interface SandboxedCommand {
@@ -70,7 +78,7 @@ function bwrapArguments(spec: SandboxSpec): string[] {
     '--proc', '/proc',
     '--dev', '/dev',
     '--tmpfs', '/tmp',
-    ...(spec.readOnly ?? []).flatMap((path) => ['--ro-bind', path, path]),
+    ...(spec.readOnly ?? []).flatMap((mount) => (typeof mount === 'string' ? ['--ro-bind', mount, mount] : ['--ro-bind', mount.source, mount.target])),
     ...(spec.writable ?? []).flatMap((path) => ['--bind', path, path]),
     '--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try',
     ...(spec.network === 'none' ? ['--unshare-net'] : []),

@@ -6,7 +6,7 @@
 // the seccomp filter, an environment of its own) with only sharp's own package directories in
 // view, and answers in two steps: the header, then, if the caller's rules let the image
 // through, whether every pixel decodes. Everything it says is checked as untrusted.
-import { packageDirectories, killSandboxed, type SandboxedChild, spawnSandboxed } from '@svc/sandbox';
+import { killSandboxed, packageMounts, type SandboxedChild, sandboxLauncher, spawnSandboxed } from '@svc/sandbox';
 
 export interface ImageHeader {
   format: string;
@@ -81,7 +81,7 @@ export async function openImageDecoder(bytes: Buffer, maxPixels: number): Promis
   const child = spawnSandboxed({
     command: node,
     args: ['--max-old-space-size=64', '-e', DECODER, entry, String(bytes.length), String(maxPixels)],
-    readOnly: [...packageDirectories(entry), ...(node.startsWith('/usr/') ? [] : [node])],
+    readOnly: [...packageMounts(entry, sandboxLauncher().account), ...(node.startsWith('/usr/') ? [] : [node])],
   });
   const replies = new Replies(child);
   const timer = setTimeout(() => killSandboxed(child), decodeTimeoutMs);
