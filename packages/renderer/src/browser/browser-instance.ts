@@ -64,11 +64,15 @@ export class BrowserInstance {
     const [, , , pipeWrite, pipeRead] = browser.process()?.stdio ?? [];
     if (pipeWrite instanceof Writable) coalesceWrites(pipeWrite);
     if (pipeRead instanceof Readable) readThroughPipeReader(browser, pipeRead);
-    browser.once('disconnected', () => {
+    // Chromium runs below the launcher whose exit puppeteer reports, and dies with it a moment
+    // later: from the exit on, the browser is gone, though its DevTools pipe may still answer
+    const gone = () => {
       if (instance.#stopping) return;
       instance.#stopping = instance.#sweep();
       options.onDisconnect(instance);
-    });
+    };
+    browser.process()?.once('exit', gone);
+    browser.once('disconnected', gone);
     return instance;
   }
 
