@@ -67,7 +67,7 @@ export interface Sandbox {
 /** A reset that takes longer than this counts as failed: the sandbox is closed instead. */
 const RESET_MS = 2_000;
 
-/** A failed job's page whose renderer has not ended in this time is left to the context's close. */
+/** A failed job's page whose script has not been stopped in this time is left to the context's close. */
 const HALT_MS = 2_000;
 
 /** A context that does not close in this time belongs to a wedged browser, which is replaced. */
@@ -157,7 +157,7 @@ export class SandboxStock {
       }
     }
     if (!succeeded && instance.alive && !(await withDeadline(prepared.halt(), HALT_MS))) {
-      this.#options.logger.warn('renderer did not end', { pid: instance.pid, waitedMs: HALT_MS });
+      this.#options.logger.warn('page script did not stop', { pid: instance.pid, waitedMs: HALT_MS });
     }
     if (!kept) {
       await this.#closeContext(prepared.context, instance);

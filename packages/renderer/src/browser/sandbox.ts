@@ -7,12 +7,12 @@ import { viewportDefaults } from '@svc/rules';
 import type { FindingsCollector } from '../report/findings-collector.ts';
 import type { RendererLogger } from '../types.ts';
 import type { BrowserPool } from './browser-pool.ts';
-import { crashRenderer } from './crash-renderer.ts';
 import { enableJavascript, openIsolatedPage } from './isolation.ts';
 import { loadContent, type PageQuestion } from './load-content.ts';
 import { auditResourceHints, readResourceHints } from './resource-hints.ts';
 import type { Prepared } from './sandbox-stock.ts';
 import { openTripwire } from './tripwire.ts';
+import { stopScript } from './stop-script.ts';
 import { type JobFindings, Violations } from './violations.ts';
 import { finishLook, lookAtContent, type PageInspection } from '../report/inspect-page.ts';
 
@@ -84,7 +84,7 @@ export async function prepareSandbox(browser: Browser, logger: RendererLogger): 
       const { page, session } = await openIsolatedPage(context, { javascript: 'disabled', assets, violations, found });
       const [{ windowId }] = await Promise.all([session.send('Browser.getWindowForTarget'), setViewport(page, PREPARED_VIEWPORT)]);
       const parts: SandboxParts = { page, session, violations, assets, found, viewport: PREPARED_VIEWPORT, scripted: false, holdsContent: false, shown: false, windowId };
-      return { context, extra: parts, halt: () => crashRenderer(session), dispose: () => tripwire.close() };
+      return { context, extra: parts, halt: () => stopScript(session), dispose: () => tripwire.close() };
     } catch (error) {
       await context.close().catch(() => undefined);
       throw error;
