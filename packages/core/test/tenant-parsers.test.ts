@@ -4,13 +4,13 @@
 // when the service is root, no new privileges, the seccomp filter, none of the service's
 // variables (planted in this process's environment first), namespaces of its own, and from
 // inside its view the data directory and the service's processes are not there.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { inViewOf } from '../../sandbox/test/support/sandbox-view.ts';
 import { compress } from 'wawoff2';
 import { pdfFirstPageThumbnail } from '../../renderer/src/pdf/first-page-thumbnail.ts';
 import { whileRunning } from '../../sandbox/test/support/caught-process.ts';
@@ -39,12 +39,6 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Runs a command in a process's mount namespace: what that process sees of the machine. */
-function inSandboxOf(pid: number, command: string, args: string[]): string {
-  const enter = process.getuid?.() === 0 ? ['-m'] : ['-U', '-m', '--preserve-credentials'];
-  return execFileSync('/usr/bin/nsenter', ['-t', String(pid), ...enter, '--', command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
 /** What a parser caught running must show. */
 function expectSandboxed(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -64,7 +58,7 @@ function expectSandboxed(pid: number) {
   for (const namespace of ['user', 'pid', 'mnt', 'net', 'ipc']) {
     expect(readlinkSync(`/proc/${pid}/ns/${namespace}`)).not.toBe(readlinkSync(`/proc/self/ns/${namespace}`));
   }
-  const missing = (command: string, args: string[]) => expect(() => inSandboxOf(pid, command, args)).toThrow(/No such file or directory/);
+  const missing = (command: string, args: string[]) => expect(() => inViewOf(pid, command, args)).toThrow(/No such file or directory/);
   missing('cat', [join(dataDir, 'secrets.key')]);
   missing('cat', [`/proc/${process.pid}/environ`]);
   // of the checkout, at most the store directories of sharp's own packages (the image decoder's)

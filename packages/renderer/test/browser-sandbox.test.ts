@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from '
 import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { inViewOf } from '../../sandbox/test/support/sandbox-view.ts';
 import { RenderError } from '@svc/contracts';
 import { DEFAULT_CHROMIUM_PATH, Renderer } from '../src/index.ts';
 import { duringRender, processTree } from './support/processes.ts';
@@ -81,16 +82,6 @@ const processGroup = (pid: number) => {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
 };
 
-/**
- * Runs a command in the mount namespace of a process of the browser: what a process that
- * escaped the renderer into the browser would see of the machine. As another user than root,
- * the sandbox's user namespace (owned by this user) is entered first.
- */
-function inBrowserSandbox(pid: number, command: string, args: string[]): string {
-  const enter = process.getuid?.() === 0 ? ['-m'] : ['-U', '-m', '--preserve-credentials'];
-  return execFileSync('/usr/bin/nsenter', ['-t', String(pid), ...enter, '--', command, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
 async function waitForRenderer(browserPid: number): Promise<number> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -143,22 +134,22 @@ test('Chromium runs below bubblewrap, in the process group the pool kills, in na
 test("from inside the browser's sandbox the data directory, the checkout, home, other temporary files and the service's processes are not there", async () => {
   await duringRender(renderer, async (browserPid) => {
     const chromium = chromiumBrowser(browserPid);
-    const missing = (command: string, args: string[]) => expect(() => inBrowserSandbox(chromium, command, args)).toThrow(/No such file or directory/);
+    const missing = (command: string, args: string[]) => expect(() => inViewOf(chromium, command, args)).toThrow(/No such file or directory/);
     missing('cat', [join(dataDir, 'tenant.html')]);
     missing('ls', [dataDir]);
     missing('ls', [process.cwd()]);
     missing('ls', [homedir()]);
     // a /proc of the sandbox's own: none of the service's processes, so none of their environments
     missing('cat', [`/proc/${process.pid}/environ`]);
-    const pids = inBrowserSandbox(chromium, 'ls', ['/proc']).split('\n').filter((entry) => /^\d+$/.test(entry)).map(Number);
+    const pids = inViewOf(chromium, 'ls', ['/proc']).split('\n').filter((entry) => /^\d+$/.test(entry)).map(Number);
     expect(pids).not.toContain(process.pid);
     expect(pids.length).toBeLessThanOrEqual(processTree(browserPid).length);
     // of the system temporary directory, only the browser's own profile
     const profile = renderer.status().userDataDir!;
-    expect(inBrowserSandbox(chromium, 'ls', ['-A', tmpdir()]).split('\n').filter(Boolean)).toEqual([basename(profile)]);
+    expect(inViewOf(chromium, 'ls', ['-A', tmpdir()]).split('\n').filter(Boolean)).toEqual([basename(profile)]);
     // the system's files and the fonts are there, read-only
-    expect(inBrowserSandbox(chromium, 'ls', ['/usr/share/fonts'])).toContain('truetype');
-    expect(() => inBrowserSandbox(chromium, 'touch', ['/usr/share/fonts/written'])).toThrow(/Read-only file system|Permission denied/);
+    expect(inViewOf(chromium, 'ls', ['/usr/share/fonts'])).toContain('truetype');
+    expect(() => inViewOf(chromium, 'touch', ['/usr/share/fonts/written'])).toThrow(/Read-only file system|Permission denied/);
   });
 });
 
