@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { startEmbeddedCluster } from './embedded-cluster.ts';
-import { clusterPassword, reachWithStoredPassword, readPasswordFile, passwordFileOf } from './embedded-password.ts';
+import { reachWithStoredPassword, storedClusterPassword, readPasswordFile, passwordFileOf } from './embedded-password.ts';
 import { socketDirOf } from './embedded-socket.ts';
 
 export interface DatabaseHandle {
@@ -39,7 +39,7 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
 
   const port = options.port ?? defaultPort;
   const database = options.database ?? 'svc';
-  const password = await clusterPassword(resolve(options.dataDir));
+  const { password, made } = await storedClusterPassword(resolve(options.dataDir));
   // another process of the service (npm start, the CLI) may already run the cluster
   const runningSocketDir = socketDirOfDataDir(options.dataDir, port);
   if (runningSocketDir && (await reachWithStoredPassword((secret) => serverUrl(runningSocketDir, port, secret, 'postgres'), password))) {
@@ -53,6 +53,7 @@ export async function resolveDatabase(options: ResolveDatabaseOptions): Promise<
     tcp: options.tcp ?? false,
     user: embeddedUser,
     password,
+    setPassword: made,
     log: options.log ?? (() => {}),
   });
   const url = serverUrl(cluster.socketDir, port, password);

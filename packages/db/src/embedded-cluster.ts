@@ -30,6 +30,11 @@ export interface EmbeddedClusterOptions {
   tcp: boolean;
   user: string;
   password: string;
+  /**
+   * The password was just made for a data directory that had none: an existing cluster is
+   * given it before its server starts (its old one went with a removed data directory).
+   */
+  setPassword?: boolean;
   log: (message: string) => void;
 }
 
@@ -55,6 +60,9 @@ export async function startEmbeddedCluster(options: EmbeddedClusterOptions): Pro
   if (!existsSync(join(clusterDir, 'PG_VERSION'))) {
     options.log(`initialising embedded PostgreSQL in ${clusterDir}`);
     await initialise(binaries, clusterDir, account, options);
+  } else if (options.setPassword) {
+    options.log(`giving the embedded PostgreSQL in ${clusterDir} the data directory's new password`);
+    await setPasswordOffline(binaries, clusterDir, account, options);
   }
   const socketDir = socketDirOf(clusterDir, options.port);
   if (socketDir !== clusterDir) await prepareSocketDir(socketDir, account ?? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 });
@@ -184,6 +192,25 @@ async function initialise(binaries: Binaries, clusterDir: string, account: Accou
   }
 }
 
+/**
+ * Sets the superuser's password with the server stopped, in PostgreSQL's single-user mode (no
+ * connection, no authentication; only the cluster's owner can run it). As root the cluster
+ * lives outside the data directory, so removing the data directory leaves a cluster whose
+ * password went with it; the service's user (or root) may reset it, as its owner could anyway.
+ * The password goes through standard input, never the command line.
+ */
+async function setPasswordOffline(binaries: Binaries, clusterDir: string, account: Account | null, options: EmbeddedClusterOptions) {
+  const child = spawnAs(account, join(binaries.home, 'bin', 'postgres'), ['--single', '-D', clusterDir, '-c', "listen_addresses=", 'postgres'], dirname(clusterDir), false, 'pipe');
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4096)));
+  child.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4096)));
+  const role = `"${options.user.replaceAll('"', '""')}"`;
+  child.stdin?.end(`ALTER ROLE ${role} PASSWORD '${options.password.replaceAll("'", "''")}'\n`);
+  const code = await new Promise<number | null>((done) => child.once('close', done));
+  // single-user mode answers a utility statement with nothing, an error with ERROR
+  if (code !== 0 || /\b(ERROR|FATAL|PANIC):/.test(output)) throw new Error(`could not set the embedded PostgreSQL's password (exit ${code}): ${output.replace(options.password, '[redacted]').trim()}`);
+}
+
 interface Listening {
   port: number;
   socketDir: string;
@@ -215,13 +242,13 @@ async function startServer(binaries: Binaries, clusterDir: string, account: Acco
   return child;
 }
 
-function spawnAs(account: Account | null, command: string, args: string[], cwd: string, detached: boolean): ChildProcess {
+function spawnAs(account: Account | null, command: string, args: string[], cwd: string, detached: boolean, stdin: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
   return spawn(command, args, {
     ...(account ?? {}),
     // a cwd the postgres user can enter; the checkout may be out of its reach
     cwd,
     detached,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin, 'pipe', 'pipe'],
     // (NodeJS.ProcessEnv, as Next declares it, demands NODE_ENV, which the server has no use for)
     env: clusterEnvironment(account) as NodeJS.ProcessEnv,
   });

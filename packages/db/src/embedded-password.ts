@@ -24,9 +24,18 @@ export function passwordFileOf(dataDir: string): string {
  * (npm start, the CLI, a test run) all end up with the one that was linked first.
  */
 export async function clusterPassword(dataDir: string): Promise<string> {
+  return (await storedClusterPassword(dataDir)).password;
+}
+
+/**
+ * clusterPassword, and whether this call made the file: a cluster that already exists then
+ * has another password (its data directory was removed, or the file was), which the start
+ * sets offline (embedded-cluster.ts).
+ */
+export async function storedClusterPassword(dataDir: string): Promise<{ password: string; made: boolean }> {
   const file = passwordFileOf(dataDir);
   const stored = await readPasswordFile(file);
-  if (stored) return stored;
+  if (stored) return { password: stored, made: false };
   // the data directory is the service's user's only (see sealDataDir in @svc/core)
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const partial = `${file}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -38,16 +47,18 @@ export async function clusterPassword(dataDir: string): Promise<string> {
   } finally {
     await handle.close();
   }
+  let made = true;
   try {
     await link(partial, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    made = false;
   } finally {
     await rm(partial, { force: true });
   }
   const agreed = await readPasswordFile(file);
   if (!agreed) throw new Error(`${file} is empty`);
-  return agreed;
+  return { password: agreed, made };
 }
 
 /**

@@ -137,6 +137,30 @@ describe('the embedded database of a data directory', () => {
     }
   }, 120_000);
 
+  it('gives a cluster whose password file went away (as root: with its whole data directory) the new stored password', async () => {
+    const dataDir = join(sealed, 'renewed');
+    const port = await freePort();
+    const first = await resolveDatabase({ dataDir, port, database: 'svc_renewed' });
+    const oldUrl = first.url;
+    try {
+      await query(first.url, 'CREATE TABLE kept (id int)');
+    } finally {
+      await first.stop();
+    }
+    // as root the cluster lives outside the data directory and outlives it; otherwise it is
+    // the data directory's pg/, so only the password file goes
+    if (isRoot) await rm(dataDir, { recursive: true, force: true });
+    else await rm(passwordFileOf(dataDir));
+    const second = await resolveDatabase({ dataDir, port, database: 'svc_renewed' });
+    try {
+      expect(second.url).not.toBe(oldUrl);
+      await expect(query(second.url, "SELECT to_regclass('kept') IS NOT NULL AS kept")).resolves.toEqual([{ kept: true }]);
+      await expect(query(oldUrl, 'SELECT 1')).rejects.toMatchObject({ code: '28P01' });
+    } finally {
+      await second.stop();
+    }
+  }, 120_000);
+
   it('gives concurrent starts one password, made once and stored 0600', async () => {
     const dataDir = join(sealed, 'racing');
     const passwords = await Promise.all(Array.from({ length: 8 }, () => clusterPassword(dataDir)));
