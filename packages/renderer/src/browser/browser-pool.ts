@@ -4,7 +4,7 @@
 // one before it; the lifecycle reaches back only through BrowserEvents.
 import type { RendererStatus } from '../types.ts';
 import { BrowserLifecycle, type BrowserLifecycleOptions } from './browser-lifecycle.ts';
-import { JobRunner, type JobOptions, type JobRunnerOptions } from './job-runner.ts';
+import { JobRunner, type JobOptions, type JobProgress, type JobRunnerOptions } from './job-runner.ts';
 import { type Prepared, SandboxStock, type SandboxStockOptions } from './sandbox-stock.ts';
 
 export interface BrowserPoolOptions extends BrowserLifecycleOptions, SandboxStockOptions, JobRunnerOptions {}
@@ -34,7 +34,7 @@ export class BrowserPool {
   }
 
   /** Runs `work` in a sandbox of the job's account (see JobRunner.run). */
-  run<T>(job: JobOptions, work: (prepared: Prepared) => Promise<T>): Promise<T> {
+  run<T>(job: JobOptions, work: (prepared: Prepared, progress: JobProgress) => Promise<T>): Promise<T> {
     return this.#jobs.run(job, work);
   }
 

@@ -2,6 +2,7 @@
 // against one deadline that starts with the slot, and gives the sandbox back while it still
 // holds the slot, so the pool never runs more contexts than it has slots.
 import { RenderError } from '@svc/contracts';
+import { Deadline } from '@svc/deadline';
 import type { RendererLogger } from '../types.ts';
 import { browserFailure } from './browser-lifecycle.ts';
 import type { Prepared, SandboxStock } from './sandbox-stock.ts';
@@ -22,6 +23,19 @@ export interface JobRunnerOptions {
   concurrency: number;
   logger: RendererLogger;
 }
+
+/**
+ * What the work tells the runner about its progress. Until the job's own content goes into
+ * the page, nothing of the customer's has run: a browser lost before that is the pool's fault
+ * (a browser that died a moment before it was handed out), and the job runs again on a new one.
+ */
+export interface JobProgress {
+  /** the job's content goes into the page now; from here on a lost browser fails the job */
+  loadingContent(): void;
+}
+
+/** A job whose browser went away before its content loaded runs again this many times at most. */
+const RETRIES_BEFORE_CONTENT = 2;
 
 interface Settle<T> {
   resolve: (value: T) => void;
@@ -53,7 +67,7 @@ export class JobRunner {
    * Runs `work` in a sandbox of the job's account. The answer comes as soon as the work ends;
    * giving the sandbox back (reset or closed) follows while the job still holds its slot.
    */
-  run<T>(job: JobOptions, work: (prepared: Prepared) => Promise<T>): Promise<T> {
+  run<T>(job: JobOptions, work: (prepared: Prepared, progress: JobProgress) => Promise<T>): Promise<T> {
     let settle!: Settle<T>;
     const answer = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
     const running = this.#run(job, work, settle);
@@ -70,38 +84,21 @@ export class JobRunner {
     await Promise.allSettled([...this.#jobs]);
   }
 
-  async #run<T>(job: JobOptions, work: (prepared: Prepared) => Promise<T>, settle: Settle<T>): Promise<void> {
+  async #run<T>(job: JobOptions, work: (prepared: Prepared, progress: JobProgress) => Promise<T>, settle: Settle<T>): Promise<void> {
     const release = await this.#slots.acquire(job.bulk === true).catch((error: unknown) => {
       settle.reject(error);
       return null;
     });
     if (!release) return;
     // the deadline starts with the slot: opening the context counts, waiting in the queue does not
-    const deadline = new Deadline(job.timeoutMs);
+    const deadline = new Deadline(job.timeoutMs, () => new RenderError('timeout', 'render_timeout', `render exceeded ${job.timeoutMs} ms`));
     const logger = job.logger ?? this.#logger;
     try {
-      if (this.#closed) throw new RenderError('internal_failure', 'renderer_closed');
-      const taking = this.#stock.take(job.tenant);
-      const sandbox = await deadline.race(taking).catch((error: unknown) => {
-        // a sandbox that opens after all is nobody's
-        taking.then((late) => this.#stock.discardLate(late), () => undefined).catch(() => undefined);
-        if (deadline.expired) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
-        throw error;
-      });
-      // the stock claimed the sandbox's browser already, so a drain cannot stop it now
-      const { instance, prepared } = sandbox;
-      // the next job's sandbox is prepared while this one renders
-      this.#stock.refill();
-      let succeeded = false;
-      try {
-        settle.resolve(await deadline.race(work(prepared)));
-        succeeded = true;
-      } catch (error) {
-        if (deadline.expired) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
-        settle.reject(browserFailure(error, instance));
-      } finally {
-        deadline.clear();
-        await this.#stock.giveBack(job.tenant, sandbox, succeeded);
+      for (let attempt = 0; ; attempt += 1) {
+        if (this.#closed) throw new RenderError('internal_failure', 'renderer_closed');
+        const again = await this.#attempt(job, work, settle, { deadline, logger, mayRetry: attempt < RETRIES_BEFORE_CONTENT });
+        if (!again) return;
+        logger.info('render retried on a new browser', { reason: 'its browser went away before the content loaded', attempt: attempt + 1 });
       }
     } catch (error) {
       settle.reject(error);
@@ -110,31 +107,43 @@ export class JobRunner {
       release();
     }
   }
-}
 
-/** One timer per job; every step of the job races it. */
-class Deadline {
-  readonly #expired: Promise<never>;
-  #timer: NodeJS.Timeout | undefined;
-  expired = false;
-
-  constructor(timeoutMs: number) {
-    this.#expired = new Promise<never>((_, reject) => {
-      this.#timer = setTimeout(() => {
-        this.expired = true;
-        reject(new RenderError('timeout', 'render_timeout', `render exceeded ${timeoutMs} ms`));
-      }, timeoutMs);
+  /**
+   * One try in one sandbox: the job is answered as soon as its work ends, and the sandbox goes
+   * back to the stock while the job still holds its slot. True: the browser went away before
+   * the job's content loaded and the job may run again, so it is not answered yet.
+   */
+  async #attempt<T>(
+    job: JobOptions,
+    work: (prepared: Prepared, progress: JobProgress) => Promise<T>,
+    settle: Settle<T>,
+    { deadline, logger, mayRetry }: { deadline: Deadline; logger: RendererLogger; mayRetry: boolean },
+  ): Promise<boolean> {
+    const taking = this.#stock.take(job.tenant);
+    const sandbox = await deadline.race(taking).catch((error: unknown) => {
+      // a sandbox that opens after all is nobody's
+      taking.then((late) => this.#stock.discardLate(late), () => undefined).catch(() => undefined);
+      if (deadline.passed) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
+      throw error;
     });
-    this.#expired.catch(() => undefined);
-  }
-
-  race<T>(step: Promise<T>): Promise<T> {
-    // if the deadline wins, closing the context makes `step` settle; its rejection is expected
-    step.catch(() => undefined);
-    return Promise.race([step, this.#expired]);
-  }
-
-  clear(): void {
-    clearTimeout(this.#timer);
+    // the stock claimed the sandbox's browser already, so a drain cannot stop it now
+    const { instance, prepared } = sandbox;
+    // the next job's sandbox is prepared while this one renders
+    this.#stock.refill();
+    let contentLoading = false;
+    let succeeded = false;
+    try {
+      settle.resolve(await deadline.race(work(prepared, { loadingContent: () => (contentLoading = true) })));
+      succeeded = true;
+      return false;
+    } catch (error) {
+      if (deadline.passed) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
+      const failure = browserFailure(error, instance);
+      if (mayRetry && !contentLoading && !deadline.passed && failure.code === 'browser_crashed') return true;
+      settle.reject(failure);
+      return false;
+    } finally {
+      await this.#stock.giveBack(job.tenant, sandbox, succeeded);
+    }
   }
 }

@@ -111,7 +111,7 @@ export async function inSandbox<T>(
   const look = options.found && options.inspect ? { found: options.found, inspection: options.inspect } : undefined;
   let handOff: ((captured: T) => void) | undefined;
   const handedOff = new Promise<T>((resolve) => (handOff = resolve));
-  const run = pool.run({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk, logger: options.logger }, async (prepared) => {
+  const run = pool.run({ timeoutMs: options.timeoutMs, tenant, bulk: options.bulk, logger: options.logger }, async (prepared, progress) => {
     const parts = prepared.extra as SandboxParts;
     const { page, session, violations, assets } = parts;
     violations.renew(options.logger);
@@ -134,6 +134,7 @@ export async function inSandbox<T>(
         await setViewport(page, options.viewport);
         parts.viewport = options.viewport;
       }
+      progress.loadingContent();
       const loaded = await loadContent(page, options.html, options.found, { javascript: options.javascript, timeoutMs: options.timeoutMs, session, question: options.question });
       auditResourceHints(loaded.hints ?? (await readResourceHints(session)), violations);
       // the report's look at the content changes nothing in the page: it runs beside the capture
