@@ -11,9 +11,9 @@ export interface MakeRenderThumbnailOptions {
 const maxPdfBytes = 100 * 1024 * 1024;
 
 /**
- * The worker's follow-up to a succeeded PDF: its first page drawn small and stored beside the
- * file, for the dashboard's history. It runs after the job finished, so the render's own time
- * does not include the rasteriser (docs/decisions/render-thumbnails.md). Idempotent: a job
+ * A succeeded PDF's first page drawn small and stored beside the file, for the dashboard's
+ * history: queued when the history first shows the PDF, never as part of the render, so no
+ * render waits for the rasteriser (docs/decisions/renders.md, PDF thumbnails). Idempotent: a job
  * that has one, lost its file, is encrypted or is not a PDF is left as it is. A PDF poppler
  * cannot draw keeps no thumbnail (logged, not retried); the dashboard shows its PDF mark.
  * Returns whether a thumbnail was stored.
