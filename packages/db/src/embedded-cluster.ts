@@ -13,8 +13,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { ensureSystemAccount } from '@svc/system-accounts';
 import { prepareSocketDir, socketDirOf } from './embedded-socket.ts';
-import { ensureSystemAccount } from './system-account.ts';
 
 /**
  * Where, when running as root, the binaries (one copy per PostgreSQL package version) and

@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { ensureSystemAccount, type SystemAccount } from '@svc/system-accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../../e2e/support/global-setup.ts';
 import { type DatabaseHandle, resolveDatabase } from '../src/database.ts';
 import { startEmbeddedCluster } from '../src/embedded-cluster.ts';
 import { clusterPassword, passwordFileOf } from '../src/embedded-password.ts';
 import { prepareSocketDir, socketDirOf } from '../src/embedded-socket.ts';
-import { ensureSystemAccount, type SystemAccount } from '../src/system-account.ts';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const isRoot = process.getuid?.() === 0;

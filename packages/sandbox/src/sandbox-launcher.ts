@@ -6,7 +6,7 @@
 // with the service's own view of the machine.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { ensureSystemAccount, type SystemAccount } from '@svc/db/system-account';
+import { ensureSystemAccount, type SystemAccount } from '@svc/system-accounts';
 import { sandboxedCommand, SETPRIV } from './sandbox-command.ts';
 import { PERL, SANDBOX_SETUP_CALLS, seccompArch, seccompLauncher } from './seccomp-filter.ts';
 

@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureSystemAccount } from '@svc/db/system-account';
+import { ensureSystemAccount } from '@svc/system-accounts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sandboxedCommand, type SandboxSpec } from '../src/sandbox-command.ts';
 import { decideLauncher, type SandboxLauncher, sandboxLauncher, SandboxUnavailableError, UNSANDBOXED_DEV_FLAG } from '../src/sandbox-launcher.ts';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { chown, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { SystemAccount } from '@svc/db/system-account';
+import type { SystemAccount } from '@svc/system-accounts';
 import { type SandboxLauncher, sandboxedCommand, sandboxLauncher } from '@svc/sandbox';
 import puppeteer, { type LaunchOptions } from 'puppeteer-core';
 import { FONTCONFIG_RELATIVE, fontconfigXml } from './font-config.ts';

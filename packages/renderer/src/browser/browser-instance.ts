@@ -4,7 +4,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
-import type { SystemAccount } from '@svc/db/system-account';
+import type { SystemAccount } from '@svc/system-accounts';
 import { accountLaunchOptions, browserAccount, type BrowserDirs, makeBrowserDirs } from './browser-account.ts';
 import { coalesceWrites, readThroughPipeReader } from './devtools-pipe.ts';
 import { launchFlags } from './launch-flags.ts';

@@ -1,5 +1,7 @@
 // System accounts the service runs its children as when it is started as root: PostgreSQL
-// refuses to run as root, and Chromium runs as an account that owns nothing of the service.
+// refuses to run as root (@svc/db), and Chromium and the service's other sandboxed children run
+// as an account that owns nothing of the service (@svc/sandbox). No dependencies: the database
+// layer and the sandbox both use it, and neither depends on the other.
 import { execFileSync } from 'node:child_process';
 
 export interface SystemAccount {
