@@ -2,9 +2,9 @@
 // decoded, and a large image may otherwise be captured half drawn or blank. decode() is asked
 // of every <img> (an image that fails to decode is left as it is); the wait is bounded,
 // because decode() of an image that never loads (loading="lazy" outside the viewport) never
-// settles. Runs in an isolated world (see isolated-world.ts), so script on or off makes no difference.
+// settles. Runs in an isolated world (see page/isolated-world.ts), so script on or off makes no difference.
 import type { CDPSession } from 'puppeteer-core';
-import { callIsolated } from './isolated-world.ts';
+import { callIsolated } from '../page/isolated-world.ts';
 
 /** Images asked to decode per render, in document order. */
 export const MAX_DECODED_IMAGES = 1_000;

@@ -12,12 +12,12 @@
 // the box needs a size of its own (width and height, or a max-height) to be fitted at all.
 // Elements with an unknown data-svc-fit value or an invalid data-svc-fit-min are left alone.
 //
-// The code runs in an isolated world (isolated-world.ts), so the document's script (on or off)
+// The code runs in an isolated world (page/isolated-world.ts), so the document's script (on or off)
 // cannot replace the functions it calls.
 import type { CDPSession } from 'puppeteer-core';
 import type { ReportProblem } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
-import { callIsolated } from './isolated-world.ts';
+import { callIsolated } from '../page/isolated-world.ts';
 
 /** Font size floor of data-svc-fit="shrink" without data-svc-fit-min, in CSS px. */
 export const DEFAULT_MIN_FONT_PX = 8;

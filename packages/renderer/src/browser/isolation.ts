@@ -11,7 +11,7 @@
 import type { BrowserContext, CDPSession, HTTPRequest, Page, Target } from 'puppeteer-core';
 import { type AssetResolver, type JavascriptMode, RenderError, type ResolvedAsset } from '@svc/contracts';
 import { GUARD_REPORT_KINDS, PAGE_GUARD_SCRIPT, REPORT_BINDING, type GuardReportKind } from './page-guard-script.ts';
-import { classifyUrl } from './page-resource-policy.ts';
+import { classifyUrl } from '../page/page-resource-policy.ts';
 import type { JobFindings, Violations } from './violations.ts';
 
 export interface IsolationOptions {

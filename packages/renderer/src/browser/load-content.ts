@@ -5,8 +5,8 @@ import type { ReportProblem } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
 import { decodeImages, MAX_DECODED_IMAGES } from './decode-images.ts';
 import { FIT_TEXT, fitSettings, fitText } from './fit-text.ts';
-import { callIsolated } from './isolated-world.ts';
-import { rewriteAssetReferences } from './page-resource-policy.ts';
+import { callIsolated } from '../page/isolated-world.ts';
+import { rewriteAssetReferences } from '../page/page-resource-policy.ts';
 import { waitForReadySignal } from './ready-signal.ts';
 import { READ_RESOURCE_HINTS, type ResourceHints } from './resource-hints.ts';
 

@@ -1,11 +1,11 @@
 // Resource hints may open connections without any request that interception or the network
 // observers would see (a preconnect is a bare socket). The proxy keeps such a socket from
 // leaving, but the render must still fail, so the finished document is audited for them.
-// The audit reads the DOM in the service's isolated world (isolated-world.ts), whose DOM
+// The audit reads the DOM in the service's isolated world (page/isolated-world.ts), whose DOM
 // functions the document's script cannot replace, so the page cannot lie to it.
 import type { CDPSession } from 'puppeteer-core';
-import { callIsolated } from './isolated-world.ts';
-import { classifyUrl } from './page-resource-policy.ts';
+import { callIsolated } from '../page/isolated-world.ts';
+import { classifyUrl } from '../page/page-resource-policy.ts';
 import type { Violations } from './violations.ts';
 
 const NETWORK_HINTS = ['preconnect', 'dns-prefetch', 'prefetch', 'prerender', 'preload', 'modulepreload', 'next'];

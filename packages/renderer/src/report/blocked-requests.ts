@@ -1,7 +1,7 @@
 // The network guard's refusals as the render report names them: the URL as the document wrote
 // it and the rule that refused it (contracts' resourceBlockRules).
 import { maxReportUrlChars, type ReportProblem, type resourceBlockRules } from '@svc/contracts';
-import { assetReferenceAsWritten } from '../browser/page-resource-policy.ts';
+import { assetReferenceAsWritten } from '../page/page-resource-policy.ts';
 
 type BlockRule = (typeof resourceBlockRules)[number];
 

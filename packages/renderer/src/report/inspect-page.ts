@@ -4,7 +4,7 @@
 // something to look at.
 import type { CDPSession } from 'puppeteer-core';
 import { type JavascriptMode, maxReportQuoteChars, type ReportFont, ReportProblem } from '@svc/contracts';
-import { callIsolated } from '../browser/isolated-world.ts';
+import { callIsolated } from '../page/isolated-world.ts';
 import { hasUnnamedFaces, latin1, reportPrintedFaces } from './embedded-fonts.ts';
 import type { FindingsCollector } from './findings-collector.ts';
 import { reportUrl } from './blocked-requests.ts';

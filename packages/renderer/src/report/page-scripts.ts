@@ -1,5 +1,5 @@
 // What the report reads inside the loaded page, in the service's isolated world
-// (browser/isolated-world.ts). Plain JavaScript source, not functions: a function's toString()
+// (page/isolated-world.ts). Plain JavaScript source, not functions: a function's toString()
 // may carry helpers a transpiler added that do not exist in the page (see
 // canvas/select-canvas-pages.ts). Each is a function expression the caller applies to a JSON
 // argument. Every loop is bounded, so a long document costs a bounded amount.
