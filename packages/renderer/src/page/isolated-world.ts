@@ -1,15 +1,15 @@
 // The service's own in-page work (image decoding, text fitting, the report's look at the page)
-// runs in an isolated world of the
-// page's main frame: it shares the document's DOM but none of its JavaScript globals, so the
-// document's script cannot have replaced the functions that work calls (Array.prototype,
-// Element.prototype getters, Intl ...). It runs whether script is enabled for the page or not.
+// runs in an isolated world of the page's main frame: it shares the document's DOM but none of
+// its JavaScript globals, so the document's script cannot have replaced the functions that work
+// calls (Array.prototype, Element.prototype getters, Intl ...). It runs whether script is
+// enabled for the page or not.
 //
 // Each Page.createIsolatedWorld makes a new world that lives as long as the page's Window, and a
-// sandbox reset without navigation keeps the Window (browser/sandbox.ts): so one world per sandbox is
-// made and reused, and made again once a navigation has destroyed it. The world keeps the
-// service's own functions between evaluations (compiled once per world, see callIsolated) and
-// nothing of any job; a sandbox serves one account. Here in page/, below browser/ and report/,
-// which both call into the page.
+// sandbox reset without navigation keeps the Window (browser/sandbox.ts): so one world per
+// sandbox is made and reused, and made again once a navigation has destroyed it. The world keeps
+// the service's own functions between evaluations (compiled once per world, see callIsolated)
+// and nothing of any job; a sandbox serves one account. Here in page/, below browser/ and
+// report/, which both call into the page.
 import type { CDPSession } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
 
