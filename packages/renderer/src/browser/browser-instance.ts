@@ -4,6 +4,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
+import { delay, withDeadline } from '@svc/deadline';
 import type { SystemAccount } from '@svc/system-accounts';
 import { accountLaunchOptions, browserAccount, type BrowserDirs, makeBrowserDirs } from './browser-account.ts';
 import { coalesceWrites, readThroughPipeReader } from './devtools-pipe.ts';
@@ -87,10 +88,7 @@ export class BrowserInstance {
   }
 
   async #closeThenSweep(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
-    await Promise.race([this.browser.close().catch(() => undefined), grace]);
-    clearTimeout(timer);
+    await withDeadline(this.browser.close().catch(() => undefined), CLOSE_GRACE_MS, () => undefined);
     await this.#sweep();
   }
 
@@ -101,7 +99,7 @@ export class BrowserInstance {
     if (this.pid !== null && signalGroup(this.pid, 'SIGKILL')) {
       // SIGKILL is asynchronous: stop() resolves only once no process of the group still runs
       const deadline = Date.now() + GROUP_EXIT_WAIT_MS;
-      while ((await hasLiveMembers(this.pid)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while ((await hasLiveMembers(this.pid)) && Date.now() < deadline) await delay(20);
     }
     await rm(this.userDataDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 100 });
   }

@@ -4,6 +4,7 @@
 // because decode() of an image that never loads (loading="lazy" outside the viewport) never
 // settles. Runs in an isolated world (see page/isolated-world.ts), so script on or off makes no difference.
 import type { CDPSession } from 'puppeteer-core';
+import { withDeadline } from '@svc/deadline';
 import { callIsolated } from '../page/isolated-world.ts';
 
 /** Images asked to decode per render, in document order. */
@@ -17,16 +18,6 @@ const DECODE_IMAGES = `(async (limit) => {
 })`;
 
 export async function decodeImages(session: CDPSession): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, DECODE_WAIT_MS);
-  });
-  const decoding = callIsolated(session, 'decodeImages', DECODE_IMAGES, MAX_DECODED_IMAGES);
-  try {
-    await Promise.race([decoding, bound]);
-  } finally {
-    clearTimeout(timer);
-    // decoding outlived the bound: its page may be closed by the time it settles
-    decoding.catch(() => undefined);
-  }
+  // decoding that outlives the bound is left to settle (or fail, its page closed) unheard
+  await withDeadline(callIsolated(session, 'decodeImages', DECODE_IMAGES, MAX_DECODED_IMAGES), DECODE_WAIT_MS, () => undefined);
 }

@@ -9,6 +9,7 @@
 // ready_timeout problem in its findings) and closes the page, ending any read still running.
 import type { Page } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
+import { delay } from '@svc/deadline';
 import type { FindingsCollector } from '../report/findings-collector.ts';
 
 const READ_READY = `(() => {
@@ -37,7 +38,7 @@ export async function waitForReadySignal(page: Page, found: FindingsCollector, t
     const started = performance.now();
     let pause = FIRST_POLL_MS;
     for (;;) {
-      await sleep(pause);
+      await delay(pause);
       if ((await readReady(page)) === 'ready') return;
       if (performance.now() - started > timeoutMs) throw new RenderError('timeout', 'render_timeout', `render exceeded ${timeoutMs} ms`);
       pause = Math.min(LONGEST_POLL_MS, Math.round(pause * 1.5));
@@ -49,8 +50,4 @@ export async function waitForReadySignal(page: Page, found: FindingsCollector, t
 async function readReady(page: Page): Promise<ReadyState> {
   const state = await page.evaluate(READ_READY);
   return state === 'ready' || state === 'waiting' ? state : 'other';
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
