@@ -48,21 +48,27 @@ const archiveDescription = (what: string) =>
   'its position, state, error code and file name (never customer data). No credential: the token is the signed link from ' +
   'archive_url. A genuine expired link answers 403 download_expired; an invalid link, or a group with no file to archive, 404.';
 
-/** The four operations of one group kind; generic in the name, so each operation's id is its own literal type. */
-function groupOperations<const N extends string, const P extends string>(options: {
-  name: N;
+/**
+ * The four operations of one group kind. Their ids are written out at the call, so a search for
+ * one finds it; one type parameter each keeps every id its own literal type.
+ */
+function groupOperations<const C extends string, const G extends string, const R extends string, const A extends string, const P extends string>(options: {
+  ids: { create: C; get: G; retry: R; archive: A };
+  /** The kind in a sentence: batch, carousel, image pack. */
+  noun: string;
   path: string;
   prefix: P;
   create: z.ZodType;
+  createErrors: readonly ErrorCode[];
   response: z.ZodType;
   summary: string;
   description: string;
   archiveNames: string;
 }) {
-  const { name, path, prefix } = options;
+  const { ids, path, prefix } = options;
   const IdPath = z.strictObject({ id: idSchema(prefix) });
   const create = defineOperation({
-    operationId: `create${name}`,
+    operationId: ids.create,
     method: 'post',
     path,
     tag,
@@ -78,14 +84,14 @@ function groupOperations<const N extends string, const P extends string>(options
         headers: { 'idempotent-replayed': { description: 'true when the answer replays an earlier request', schema: { type: 'string', enum: ['true'] } } },
       },
     },
-    errors: name === 'Batch' ? [...createErrors, 'batch_row_limit'] : createErrors,
+    errors: options.createErrors,
   });
   const get = defineOperation({
-    operationId: `get${name}`,
+    operationId: ids.get,
     method: 'get',
     path: `${path}/{id}`,
     tag,
-    summary: `A ${name === 'ImagePack' ? 'image pack' : name.toLowerCase()} with each member's state, download links and archive_url; never starts billed work`,
+    summary: `A ${options.noun} with each member's state, download links and archive_url; never starts billed work`,
     auth: 'bearer',
     query: NoQuery,
     params: IdPath,
@@ -93,7 +99,7 @@ function groupOperations<const N extends string, const P extends string>(options
     errors: ['not_found'],
   });
   const retry = defineOperation({
-    operationId: `retry${name}`,
+    operationId: ids.retry,
     method: 'post',
     path: `${path}/{id}/retry`,
     tag,
@@ -105,7 +111,7 @@ function groupOperations<const N extends string, const P extends string>(options
     errors: retryErrors,
   });
   const archive = defineOperation({
-    operationId: `download${name}Archive`,
+    operationId: ids.archive,
     method: 'get',
     path: `${path}/archive/{token}`,
     tag,
@@ -125,10 +131,12 @@ const allowance = Object.entries(batchRowAllowance)
   .join(', ');
 
 export const batchOperations = groupOperations({
-  name: 'Batch',
+  ids: { create: 'createBatch', get: 'getBatch', retry: 'retryBatch', archive: 'downloadBatchArchive' },
+  noun: 'batch',
   path: '/v1/batches',
   prefix: 'batch_',
   create: BatchCreate,
+  createErrors: [...createErrors, 'batch_row_limit'],
   response: Batch,
   summary: 'Render one template version once per data row',
   description:
@@ -156,10 +164,12 @@ export const cancelBatchOperation = defineOperation({
 });
 
 export const carouselOperations = groupOperations({
-  name: 'Carousel',
+  ids: { create: 'createCarousel', get: 'getCarousel', retry: 'retryCarousel', archive: 'downloadCarouselArchive' },
+  noun: 'carousel',
   path: '/v1/carousels',
   prefix: 'carousel_',
   create: CarouselCreate,
+  createErrors,
   response: Carousel,
   summary: 'Render selected canvas pages of a template version as images',
   description:
@@ -170,10 +180,12 @@ export const carouselOperations = groupOperations({
 });
 
 export const imagePackOperations = groupOperations({
-  name: 'ImagePack',
+  ids: { create: 'createImagePack', get: 'getImagePack', retry: 'retryImagePack', archive: 'downloadImagePackArchive' },
+  noun: 'image pack',
   path: '/v1/image-packs',
   prefix: 'pack_',
   create: ImagePackCreate,
+  createErrors,
   response: ImagePack,
   summary: 'Render one template version at several sizes',
   description:

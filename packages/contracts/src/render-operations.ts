@@ -22,15 +22,26 @@ const createErrors = [
   ...templateEvaluationErrors,
 ] as const;
 
-const renderNames = { pdf: 'Pdf', image: 'Image' } as const;
-/** The five operations of one render kind; generic in the kind, so each operation's id is its own literal type. */
-function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
-  const name = renderNames[kind];
+/**
+ * The five operations of one render kind. Their ids are written out at the call, so a search for
+ * one finds it; one type parameter each keeps every id its own literal type.
+ */
+function renderOperations<
+  const K extends 'pdf' | 'image',
+  const C extends string,
+  const L extends string,
+  const G extends string,
+  const D extends string,
+  const R extends string,
+>(
+  kind: K,
+  ids: { create: C; list: L; get: G; remove: D; report: R },
+) {
   const schemas = kind === 'pdf' ? PdfJobSchemas : ImageJobSchemas;
   const tag = kind === 'pdf' ? 'PDF renders' : 'Image renders';
   const IdPath = z.strictObject({ id: idSchema(renderIdPrefixes[kind]) });
   const create = defineOperation({
-    operationId: `create${name}`,
+    operationId: ids.create,
     method: 'post',
     path: `/v1/${kind}`,
     tag,
@@ -55,7 +66,7 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
     errors: createErrors,
   });
   const list = defineOperation({
-    operationId: `list${name}s`,
+    operationId: ids.list,
     method: 'get',
     path: `/v1/${kind}`,
     tag,
@@ -67,7 +78,7 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
     errors: ['invalid_request', 'invalid_cursor'],
   });
   const get = defineOperation({
-    operationId: `get${name}`,
+    operationId: ids.get,
     method: 'get',
     path: `/v1/${kind}/{id}`,
     tag,
@@ -79,7 +90,7 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
     errors: ['not_found'],
   });
   const remove = defineOperation({
-    operationId: `delete${name}`,
+    operationId: ids.remove,
     method: 'delete',
     path: `/v1/${kind}/{id}`,
     tag,
@@ -93,7 +104,7 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
     errors: ['not_found', 'job_not_finished'],
   });
   const report = defineOperation({
-    operationId: `get${name}Report`,
+    operationId: ids.report,
     method: 'get',
     path: `/v1/${kind}/{id}/report`,
     tag,
@@ -113,8 +124,20 @@ function renderOperations<const K extends 'pdf' | 'image'>(kind: K) {
   return { create, list, get, remove, report };
 }
 
-export const pdfOperations = renderOperations('pdf');
-export const imageOperations = renderOperations('image');
+export const pdfOperations = renderOperations('pdf', {
+  create: 'createPdf',
+  list: 'listPdfs',
+  get: 'getPdf',
+  remove: 'deletePdf',
+  report: 'getPdfReport',
+});
+export const imageOperations = renderOperations('image', {
+  create: 'createImage',
+  list: 'listImages',
+  get: 'getImage',
+  remove: 'deleteImage',
+  report: 'getImageReport',
+});
 
 export const downloadFileOperation = defineOperation({
   operationId: 'downloadFile',
