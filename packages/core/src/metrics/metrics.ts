@@ -1,4 +1,4 @@
-// Every metric family the service exports, in one place (docs/operations.md, Metrics, lists
+// Every metric family the service exports, in one place (docs/observability.md, Metrics, lists
 // them). Counters and histograms move where their events happen (a render's finish, a webhook
 // attempt's record, a template evaluation, an HTTP answer); gauges of the database and of the
 // browser pool are read when Prometheus scrapes (scrape-sources.ts), never per event. Each
