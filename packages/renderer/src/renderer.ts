@@ -12,7 +12,7 @@ import type {
   RenderOutput,
   RenderPdfInput,
 } from '@svc/contracts';
-import { inSandbox, prepareSandbox, resetSandbox, tidySandbox, type SandboxOptions } from './browser/sandbox.ts';
+import type { SandboxOptions } from './browser/sandbox.ts';
 import type { PageInspection } from './report/inspect-page.ts';
 import { DEFAULT_CHROMIUM_PATH } from './browser/launch-flags.ts';
 import { BrowserPool } from './browser/browser-pool.ts';
@@ -71,9 +71,6 @@ export class Renderer implements RenderEngine {
       concurrency: options.concurrency ?? availableParallelism(),
       restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
       launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,
-      prepare: (browser) => prepareSandbox(browser, logger),
-      reset: resetSandbox,
-      tidy: tidySandbox,
       warm: {
         size: options.warmSandboxes ?? defaultWarmSandboxes(),
         maxJobs: options.warmSandboxJobs ?? DEFAULTS.warmSandboxJobs,
@@ -89,8 +86,7 @@ export class Renderer implements RenderEngine {
     if (input.pages) checkPageSelection(input.pages);
     const found = new FindingsCollector();
     try {
-      const printed = await inSandbox(
-        this.#pool,
+      const printed = await this.#pool.inSandbox(
         {
           ...this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, scale: input.pdf.scale ?? 1, fonts: 'printed' }),
           question: beforePrint,
@@ -110,8 +106,7 @@ export class Renderer implements RenderEngine {
     prepareImage(input.image, input.pages);
     const found = new FindingsCollector();
     try {
-      const captured = await inSandbox(
-        this.#pool,
+      const captured = await this.#pool.inSandbox(
         { ...this.#renderWork(input, { width: input.image.width, height: input.image.height, device_scale_factor: 1 }, found, { pageWidth: input.image.width, fitRoot: false, scale: 1, fonts: 'page' }), drawn: true },
         (page, session) => found.time('capture_ms', () => captureImage(page, session, input.image, input.pages)),
       );
@@ -149,8 +144,7 @@ export class Renderer implements RenderEngine {
    * adapt it to each (see canvas/adapt-canvas.ts). Past timeoutMs: RenderError timeout.
    */
   async adaptCanvas(input: AdaptCanvasInput): Promise<CanvasLayout[]> {
-    return inSandbox(
-      this.#pool,
+    return this.#pool.inSandbox(
       {
         account: input.account,
         html: input.html,
@@ -168,8 +162,7 @@ export class Renderer implements RenderEngine {
    * off) and measures it: content size, text outside the canvas, boxes that clip their content.
    */
   async measureLayout(input: MeasureLayoutInput): Promise<LayoutFacts> {
-    return inSandbox(
-      this.#pool,
+    return this.#pool.inSandbox(
       {
         account: input.account,
         html: input.html,

@@ -5,7 +5,8 @@ import { RenderError } from '@svc/contracts';
 import { Deadline } from '@svc/deadline';
 import type { RendererLogger } from '../types.ts';
 import { browserFailure } from './browser-lifecycle.ts';
-import type { Prepared, SandboxStock } from './sandbox-stock.ts';
+import type { Sandbox } from './sandbox.ts';
+import type { SandboxStock } from './sandbox-stock.ts';
 import { Slots } from './slots.ts';
 
 export interface JobOptions {
@@ -33,6 +34,9 @@ export interface JobProgress {
   /** the job's content goes into the page now; from here on a lost browser fails the job */
   loadingContent(): void;
 }
+
+/** What a job does in the sandbox it is lent. */
+export type JobWork<T> = (sandbox: Sandbox, progress: JobProgress) => Promise<T>;
 
 /** A job whose browser went away before its content loaded runs again this many times at most. */
 const RETRIES_BEFORE_CONTENT = 2;
@@ -67,7 +71,7 @@ export class JobRunner {
    * Runs `work` in a sandbox of the job's account. The answer comes as soon as the work ends;
    * giving the sandbox back (reset or closed) follows while the job still holds its slot.
    */
-  run<T>(job: JobOptions, work: (prepared: Prepared, progress: JobProgress) => Promise<T>): Promise<T> {
+  run<T>(job: JobOptions, work: JobWork<T>): Promise<T> {
     let settle!: Settle<T>;
     const answer = new Promise<T>((resolve, reject) => (settle = { resolve, reject }));
     const running = this.#run(job, work, settle);
@@ -84,7 +88,7 @@ export class JobRunner {
     await Promise.allSettled([...this.#jobs]);
   }
 
-  async #run<T>(job: JobOptions, work: (prepared: Prepared, progress: JobProgress) => Promise<T>, settle: Settle<T>): Promise<void> {
+  async #run<T>(job: JobOptions, work: JobWork<T>, settle: Settle<T>): Promise<void> {
     const release = await this.#slots.acquire(job.bulk === true).catch((error: unknown) => {
       settle.reject(error);
       return null;
@@ -115,25 +119,25 @@ export class JobRunner {
    */
   async #attempt<T>(
     job: JobOptions,
-    work: (prepared: Prepared, progress: JobProgress) => Promise<T>,
+    work: JobWork<T>,
     settle: Settle<T>,
     { deadline, logger, mayRetry }: { deadline: Deadline; logger: RendererLogger; mayRetry: boolean },
   ): Promise<boolean> {
     const taking = this.#stock.take(job.tenant);
-    const sandbox = await deadline.race(taking).catch((error: unknown) => {
+    const stocked = await deadline.race(taking).catch((error: unknown) => {
       // a sandbox that opens after all is nobody's
       taking.then((late) => this.#stock.discardLate(late), () => undefined).catch(() => undefined);
       if (deadline.passed) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'opening the sandbox' });
       throw error;
     });
     // the stock claimed the sandbox's browser already, so a drain cannot stop it now
-    const { instance, prepared } = sandbox;
+    const { instance, sandbox } = stocked;
     // the next job's sandbox is prepared while this one renders
     this.#stock.refill();
     let contentLoading = false;
     let succeeded = false;
     try {
-      settle.resolve(await deadline.race(work(prepared, { loadingContent: () => (contentLoading = true) })));
+      settle.resolve(await deadline.race(work(sandbox, { loadingContent: () => (contentLoading = true) })));
       succeeded = true;
       return false;
     } catch (error) {
@@ -143,7 +147,7 @@ export class JobRunner {
       settle.reject(failure);
       return false;
     } finally {
-      await this.#stock.giveBack(job.tenant, sandbox, succeeded);
+      await this.#stock.giveBack(job.tenant, stocked, succeeded);
     }
   }
 }

@@ -2,25 +2,13 @@
 // context and its page is most of a job's overhead), and warm ones kept for the account they
 // served. The isolation boundary is the account: a warm sandbox is only ever handed to jobs
 // of the account it first served, and only after a reset that the sandbox layer verified.
-// What a sandbox holds is the sandbox layer's (sandbox.ts); the stock only opens, keeps,
-// hands out, resets and closes them.
-import type { Browser, BrowserContext } from 'puppeteer-core';
+// What a sandbox holds and does is the Sandbox's (sandbox.ts); the stock only opens them
+// (Sandbox.open), keeps, hands out, resets, tidies and closes them.
+import { withDeadline } from '@svc/deadline';
 import type { RendererLogger } from '../types.ts';
 import { type BrowserLifecycle, browserFailure } from './browser-lifecycle.ts';
 import type { BrowserInstance } from './browser-instance.ts';
-
-/**
- * A job's sandbox made ready before the job arrives: a fresh browser context (never used by
- * another account) with whatever the sandbox layer set up in it. `halt` ends by force what
- * the sandbox still runs (true once it has ended); `dispose` frees what is not part of the
- * context (it runs after the context is closed).
- */
-export interface Prepared<E = unknown> {
-  context: BrowserContext;
-  extra: E;
-  halt(): Promise<boolean>;
-  dispose(): Promise<void>;
-}
+import { Sandbox } from './sandbox.ts';
 
 export interface WarmLimits {
   /** idle warm sandboxes kept in all, across accounts (least recently used go first) */
@@ -34,26 +22,19 @@ export interface WarmLimits {
 export interface SandboxStockOptions {
   /** the pool's slots: one spare is kept ready for each */
   concurrency: number;
-  /** Builds one sandbox in a browser. */
-  prepare: (browser: Browser) => Promise<Prepared>;
-  /**
-   * Returns a sandbox whose job ended well to the state `prepare` left it in, and proves it;
-   * false (or a throw) means it cannot be reset and is closed.
-   */
-  reset: (prepared: Prepared) => Promise<boolean>;
-  /**
-   * What a reset may leave to do while the sandbox stays idle (the last job's document
-   * emptied), run once it has been idle for a moment; false (or a throw) closes it.
-   */
-  tidy?: (prepared: Prepared) => Promise<boolean>;
   warm: WarmLimits;
+  /** where the stock's lines go, and the sandboxes' own (see Sandbox.open) */
   logger: RendererLogger;
 }
 
-/** A sandbox in the stock or on loan to a job, with the browser it lives in. */
-export interface Sandbox {
+/**
+ * A sandbox in the stock or on loan to a job, with the browser it lives in. A sandbox whose
+ * job ended well is reset (Sandbox.reset: false or a throw closes it) and, once idle for a
+ * moment, tidied (Sandbox.tidy: the same); one whose job failed is halted, then closed.
+ */
+export interface StockedSandbox {
   instance: BrowserInstance;
-  prepared: Prepared;
+  sandbox: Sandbox;
   /** jobs this sandbox has served, all of one account */
   jobs: number;
   /** when the sandbox was opened (ms, process clock) */
@@ -85,7 +66,7 @@ const LIVENESS_MS = 1_000;
 export class SandboxStock {
   readonly #options: SandboxStockOptions;
   readonly #browsers: BrowserLifecycle;
-  readonly #spares: Sandbox[] = [];
+  readonly #spares: StockedSandbox[] = [];
   #preparing = 0;
   readonly #warm: WarmByAccount;
   /** Resets under way, by account: the account's next job waits for one rather than open another sandbox. */
@@ -111,7 +92,7 @@ export class SandboxStock {
    * its browser in the same step that hands it out, so a retired browser whose last other job
    * ends meanwhile is not stopped under it.
    */
-  async take(tenant: string): Promise<Sandbox> {
+  async take(tenant: string): Promise<StockedSandbox> {
     await this.#resetting.get(tenant);
     for (let warm = this.#warm.take(tenant); warm; warm = this.#warm.take(tenant)) {
       clearTimeout(warm.tidyTimer);
@@ -119,7 +100,7 @@ export class SandboxStock {
       void this.#dispose(warm);
     }
     while (this.#spares.length > 0) {
-      const spare = this.#spares.shift() as Sandbox;
+      const spare = this.#spares.shift() as StockedSandbox;
       // checked again after the round trip: the browser may have been retired meanwhile
       if (usable(spare) && (await answers(spare.instance)) && usable(spare)) return this.#claim(spare);
       // a browser killed a moment ago may not have reported its disconnect yet
@@ -137,38 +118,38 @@ export class SandboxStock {
    * still looping costs its renderer's core until its process ends, and nobody waits for it.
    * Then the job leaves its browser.
    */
-  async giveBack(tenant: string, sandbox: Sandbox, succeeded: boolean): Promise<void> {
-    const { instance, prepared } = sandbox;
-    sandbox.jobs += 1;
+  async giveBack(tenant: string, stocked: StockedSandbox, succeeded: boolean): Promise<void> {
+    const { instance, sandbox } = stocked;
+    stocked.jobs += 1;
     let kept = false;
-    if (succeeded && !this.#closed && instance.alive && !instance.retiring && this.#warm.mayServeAgain(sandbox, performance.now())) {
-      const resetting = withDeadline(this.#options.reset(prepared), RESET_MS);
+    if (succeeded && !this.#closed && instance.alive && !instance.retiring && this.#warm.mayServeAgain(stocked, performance.now())) {
+      const resetting = withDeadline(sandbox.reset().catch(() => false), RESET_MS, () => false);
       this.#resetting.set(tenant, resetting);
       try {
         const reset = await resetting;
         if (!reset) this.#options.logger.info('sandbox discarded', { pid: instance.pid, reason: 'it could not be reset' });
         else if (!this.#closed && instance.alive && !instance.retiring) {
-          for (const evicted of this.#warm.put(tenant, sandbox)) void this.#dispose(evicted);
-          this.#tidyLater(sandbox);
+          for (const evicted of this.#warm.put(tenant, stocked)) void this.#dispose(evicted);
+          this.#tidyLater(stocked);
           kept = true;
         }
       } finally {
         if (this.#resetting.get(tenant) === resetting) this.#resetting.delete(tenant);
       }
     }
-    if (!succeeded && instance.alive && !(await withDeadline(prepared.halt(), HALT_MS))) {
+    if (!succeeded && instance.alive && !(await withDeadline(sandbox.halt().catch(() => false), HALT_MS, () => false))) {
       this.#options.logger.warn('page script did not stop', { pid: instance.pid, waitedMs: HALT_MS });
     }
     if (!kept) {
-      await this.#closeContext(prepared.context, instance);
-      await prepared.dispose().catch(() => undefined);
+      await this.#closeContext(sandbox, instance);
+      await sandbox.dispose().catch(() => undefined);
     }
     this.#browsers.jobEnded(instance);
   }
 
   /** A sandbox that opened after its job gave up on it is nobody's: it is closed and its claim given back. */
-  discardLate(sandbox: Sandbox): Promise<void> {
-    return this.#dispose(sandbox).finally(() => this.#browsers.unclaim(sandbox.instance));
+  discardLate(stocked: StockedSandbox): Promise<void> {
+    return this.#dispose(stocked).finally(() => this.#browsers.unclaim(stocked.instance));
   }
 
   /** Keeps one ready sandbox per slot; failures here are retried by the next job. */
@@ -211,32 +192,30 @@ export class SandboxStock {
   }
 
   /** Tidies a kept sandbox once it has stayed idle for TIDY_AFTER_MS; one that fails it is closed. */
-  #tidyLater(sandbox: Sandbox): void {
-    const { tidy } = this.#options;
-    if (!tidy) return;
-    sandbox.tidying = undefined;
-    sandbox.tidyTimer = setTimeout(() => {
-      sandbox.tidying = withDeadline(tidy(sandbox.prepared), RESET_MS).then((tidied) => {
-        if (!tidied && this.#warm.removeWhere((candidate) => candidate === sandbox).length > 0) {
-          this.#options.logger.info('sandbox discarded', { pid: sandbox.instance.pid, reason: 'it could not be tidied' });
-          void this.#dispose(sandbox);
+  #tidyLater(stocked: StockedSandbox): void {
+    stocked.tidying = undefined;
+    stocked.tidyTimer = setTimeout(() => {
+      stocked.tidying = withDeadline(stocked.sandbox.tidy().catch(() => false), RESET_MS, () => false).then((tidied) => {
+        if (!tidied && this.#warm.removeWhere((candidate) => candidate === stocked).length > 0) {
+          this.#options.logger.info('sandbox discarded', { pid: stocked.instance.pid, reason: 'it could not be tidied' });
+          void this.#dispose(stocked);
         }
         return tidied;
       });
     }, TIDY_AFTER_MS).unref();
   }
 
-  #claim(sandbox: Sandbox): Sandbox {
-    this.#browsers.claim(sandbox.instance);
-    return sandbox;
+  #claim(stocked: StockedSandbox): StockedSandbox {
+    this.#browsers.claim(stocked.instance);
+    return stocked;
   }
 
-  async #open(): Promise<Sandbox> {
+  async #open(): Promise<StockedSandbox> {
     // one retry: a browser that died a moment ago may not have reported its disconnect yet
     for (let attempt = 0; ; attempt += 1) {
       const instance = await this.#browsers.current();
       try {
-        return { instance, prepared: await this.#options.prepare(instance.browser), jobs: 0, openedAt: performance.now() };
+        return { instance, sandbox: await Sandbox.open(instance.browser, this.#options.logger), jobs: 0, openedAt: performance.now() };
       } catch (error) {
         if (instance.alive || attempt > 0) throw browserFailure(error, instance);
         this.#browsers.retire(instance, 'crash');
@@ -244,15 +223,15 @@ export class SandboxStock {
     }
   }
 
-  async #dispose(sandbox: Sandbox): Promise<void> {
-    clearTimeout(sandbox.tidyTimer);
-    await this.#closeContext(sandbox.prepared.context, sandbox.instance).catch(() => undefined);
-    await sandbox.prepared.dispose().catch(() => undefined);
+  async #dispose({ instance, sandbox, tidyTimer }: StockedSandbox): Promise<void> {
+    clearTimeout(tidyTimer);
+    await this.#closeContext(sandbox, instance).catch(() => undefined);
+    await sandbox.dispose().catch(() => undefined);
   }
 
-  async #closeContext(context: BrowserContext, instance: BrowserInstance): Promise<void> {
+  async #closeContext(sandbox: Sandbox, instance: BrowserInstance): Promise<void> {
     if (!instance.alive) return;
-    const closed = await withDeadline(context.close().then(() => true), CONTEXT_CLOSE_MS);
+    const closed = await withDeadline(sandbox.context.close().then(() => true, () => false), CONTEXT_CLOSE_MS, () => false);
     // a context that cannot be closed may still hold a runaway page: replace the whole browser
     if (!closed && instance.alive) {
       this.#options.logger.warn('browser context did not close', { pid: instance.pid, waitedMs: CONTEXT_CLOSE_MS });
@@ -261,28 +240,20 @@ export class SandboxStock {
   }
 }
 
-/** What the work answers, false if it throws or takes longer than ms. */
-async function withDeadline(work: Promise<boolean>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const answer = await Promise.race([work.catch(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)))]);
-  clearTimeout(timer);
-  return answer;
-}
-
-function usable(sandbox: Sandbox): boolean {
-  return sandbox.instance.alive && !sandbox.instance.retiring;
+function usable({ instance }: StockedSandbox): boolean {
+  return instance.alive && !instance.retiring;
 }
 
 /** One protocol round trip: a spare made ready earlier is only as good as its browser. */
 function answers(instance: BrowserInstance): Promise<boolean> {
-  return withDeadline(instance.browser.version().then(() => true), LIVENESS_MS);
+  return withDeadline(instance.browser.version().then(() => true, () => false), LIVENESS_MS, () => false);
 }
 
 /** Idle warm sandboxes: a bounded LRU keyed by account, several per account when it runs jobs in parallel. */
 class WarmByAccount {
   readonly #limits: WarmLimits;
   /** Map order is recency order: the first account is the least recently used */
-  readonly #byAccount = new Map<string, Sandbox[]>();
+  readonly #byAccount = new Map<string, StockedSandbox[]>();
   #count = 0;
 
   constructor(limits: WarmLimits) {
@@ -294,12 +265,12 @@ class WarmByAccount {
   }
 
   /** Whether a sandbox that just finished a job may be kept for another. */
-  mayServeAgain(sandbox: Sandbox, now: number): boolean {
+  mayServeAgain(sandbox: StockedSandbox, now: number): boolean {
     return this.#limits.size > 0 && sandbox.jobs < this.#limits.maxJobs && now - sandbox.openedAt < this.#limits.maxAgeMs;
   }
 
   /** The account's most recently used idle sandbox, taken out of the pool. */
-  take(account: string): Sandbox | undefined {
+  take(account: string): StockedSandbox | undefined {
     const list = this.#byAccount.get(account);
     const sandbox = list?.pop();
     if (!list || !sandbox) return undefined;
@@ -309,15 +280,15 @@ class WarmByAccount {
   }
 
   /** Keeps a reset sandbox for its account; returns the sandboxes evicted to stay within the size. */
-  put(account: string, sandbox: Sandbox): Sandbox[] {
+  put(account: string, sandbox: StockedSandbox): StockedSandbox[] {
     const list = this.#byAccount.get(account) ?? [];
     this.#byAccount.delete(account);
     this.#byAccount.set(account, [...list, sandbox]);
     this.#count += 1;
-    const evicted: Sandbox[] = [];
+    const evicted: StockedSandbox[] = [];
     while (this.#count > this.#limits.size) {
-      const [oldest, oldestList] = this.#byAccount.entries().next().value as [string, Sandbox[]];
-      evicted.push(oldestList.shift() as Sandbox);
+      const [oldest, oldestList] = this.#byAccount.entries().next().value as [string, StockedSandbox[]];
+      evicted.push(oldestList.shift() as StockedSandbox);
       this.#count -= 1;
       if (oldestList.length === 0) this.#byAccount.delete(oldest);
     }
@@ -325,8 +296,8 @@ class WarmByAccount {
   }
 
   /** Takes out every sandbox that matches (a retired browser's, or all of them). */
-  removeWhere(matches: (sandbox: Sandbox) => boolean): Sandbox[] {
-    const removed: Sandbox[] = [];
+  removeWhere(matches: (sandbox: StockedSandbox) => boolean): StockedSandbox[] {
+    const removed: StockedSandbox[] = [];
     for (const [account, list] of [...this.#byAccount]) {
       const kept = list.filter((sandbox) => !matches(sandbox));
       removed.push(...list.filter(matches));
