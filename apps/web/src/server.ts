@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type ErrorCode, errorBody, operations, RouteTable } from '@svc/contracts';
-import { answerProbe, type ProbeOptions } from '@svc/core/operations';
+import { answerProbe, type ProbeOptions } from '@svc/core/probes';
 import next from 'next';
 import { type Logger, silentLogger, withLogScope } from '@svc/core';
 import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './http/client-address.ts';
@@ -196,7 +196,7 @@ if (isMain) {
   const { startHeartbeat } = await import('@svc/core');
   const config = loadConfig();
   warnIfEgressAllowlisted(config, logger);
-  const { databaseReadiness } = await import('@svc/core/operations');
+  const { databaseReadiness } = await import('@svc/core/probes');
   const { beginShutdown, close } = await startWebServer({
     port,
     hostname: process.env.HOST ?? '0.0.0.0',

@@ -20,7 +20,7 @@ import {
   warnIfEgressAllowlisted,
   workerApplicationName,
 } from '@svc/core';
-import { databaseReadiness, observeBrowserPool, observeQueues, startHealthServer } from '@svc/core/operations';
+import { databaseReadiness, observeBrowserPool, observeQueues, startHealthServer } from '@svc/core/probes';
 import { createDb } from '@svc/db';
 import { EventEmitter } from 'node:events';
 import { availableParallelism } from 'node:os';

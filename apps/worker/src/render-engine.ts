@@ -1,5 +1,5 @@
 import type { Logger, RenderEngine, ServiceConfig } from '@svc/core';
-import type { BrowserPoolStatus } from '@svc/core/operations';
+import type { BrowserPoolStatus } from '@svc/core/probes';
 import { pdfFirstPageThumbnail, Renderer } from '@svc/renderer';
 
 export interface WorkerRenderEngine extends RenderEngine {

@@ -1,8 +1,8 @@
 // Task priorities: whatever waits in the queue, a runner takes interactive work (a webhook
 // delivery) before the cron sweeps queued earlier.
 import { crontab, taskCatalog } from '@svc/core';
-import { enqueue } from '../../../packages/core/src/jobs/enqueue.ts';
-import { taskPriority } from '../../../packages/core/src/jobs/catalog.ts';
+import { enqueue } from '../../../packages/core/src/tasks/enqueue.ts';
+import { taskPriority } from '../../../packages/core/src/tasks/catalog.ts';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { Logger, parseCrontab, runOnce, type Task } from 'graphile-worker';
 import pg from 'pg';

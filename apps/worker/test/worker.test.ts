@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createAccount, createServiceContext, loadConfig, silentLogger } from '@svc/core';
-import { enqueue } from '../../../packages/core/src/jobs/enqueue.ts';
+import { enqueue } from '../../../packages/core/src/tasks/enqueue.ts';
 import { createTestDatabase, type TestDatabase } from '@svc/db/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { serviceNodeArgs } from '../../../scripts/service-process.ts';

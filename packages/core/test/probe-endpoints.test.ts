@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerProbe, type ProbeOptions } from '../src/operations/probe-endpoints.ts';
+import { answerProbe, type ProbeOptions } from '../src/probes/probe-endpoints.ts';
 
 let server: Server | undefined;
 

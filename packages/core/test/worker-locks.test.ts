@@ -1,7 +1,7 @@
 // Queue tasks held by a worker process that is gone go back to the queue; tasks of a live
 // worker, tasks locked a moment ago and tasks of pools no worker reported stay as they are.
 import { newWorkerPresence, recordWorkerPresence, releaseLostTaskLocks, workerApplicationName } from '@svc/core';
-import { enqueue } from '../src/jobs/enqueue.ts';
+import { enqueue } from '../src/tasks/enqueue.ts';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { useTestContext } from './support.ts';

@@ -3,7 +3,7 @@
 // everything Next serves by what it is.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteMatch } from '@svc/contracts';
-import { metrics } from '@svc/core/operations';
+import { metrics } from '@svc/core/probes';
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 

@@ -1,8 +1,8 @@
 import type { JobErrorCategory } from '@svc/contracts';
 import { type DbOrTx, Prisma, queryRows } from '@svc/db';
 import { release, settlement } from '../credits/finish-reservation.ts';
-import { taskPriority } from '../jobs/catalog.ts';
-import { addJob, addJobOf } from '../jobs/enqueue.ts';
+import { taskPriority } from '../tasks/catalog.ts';
+import { addJob, addJobOf } from '../tasks/enqueue.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { newId } from '../shared/ids.ts';
 import { renderFinishedChannel } from '../ports/completion-waiter.ts';

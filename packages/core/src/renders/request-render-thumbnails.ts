@@ -1,5 +1,5 @@
 import { Prisma } from '@svc/db';
-import { addJobOf } from '../jobs/enqueue.ts';
+import { addJobOf } from '../tasks/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
 import { passwordErased } from './finish-render.ts';

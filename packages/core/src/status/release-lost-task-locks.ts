@@ -1,4 +1,4 @@
-import { templateMessageTaskKey } from '../jobs/catalog.ts';
+import { templateMessageTaskKey } from '../tasks/catalog.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { workerApplicationPrefix } from './record-worker-presence.ts';
 

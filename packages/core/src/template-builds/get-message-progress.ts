@@ -2,7 +2,6 @@ import { idPattern, templateMessageIdPrefix } from '@svc/contracts';
 import type { TemplateMessage } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
-import { typicalMessageSeconds } from './chat-records.ts';
 
 export interface GetMessageProgressOptions {
   accountId: string;
@@ -28,4 +27,15 @@ export async function getMessageProgress(ctx: ServiceContext, { accountId, messa
     elapsedSeconds: Math.max(0, Math.floor((end.getTime() - message.createdAt.getTime()) / 1000)),
     typicalSeconds: await typicalMessageSeconds(ctx),
   };
+}
+
+/** How long model messages take lately, for progress estimates: the median of the last 20 that succeeded. */
+export async function typicalMessageSeconds(ctx: ServiceContext): Promise<number | null> {
+  const rows = await ctx.db.$queryRaw<{ seconds: number | null }[]>`
+    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at))::float AS seconds
+      FROM (SELECT created_at, finished_at FROM template_messages
+             WHERE state = 'succeeded' AND credits > 0 AND finished_at IS NOT NULL
+             ORDER BY finished_at DESC LIMIT 20) AS recent`;
+  const seconds = rows[0]?.seconds;
+  return seconds === null || seconds === undefined ? null : Math.round(seconds);
 }

@@ -1,5 +1,5 @@
-import { templateMessageTaskKey } from '../jobs/catalog.ts';
-import { enqueue } from '../jobs/enqueue.ts';
+import { templateMessageTaskKey } from '../tasks/catalog.ts';
+import { enqueue } from '../tasks/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 /**

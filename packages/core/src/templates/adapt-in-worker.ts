@@ -1,6 +1,6 @@
 // Adapting in a worker's browser, for a process without one (the web process): the web side
 // queues an adapt request (adaptInWorker) and waits; the worker answers it (runAdaptRequest).
-import { enqueue } from '../jobs/enqueue.ts';
+import { enqueue } from '../tasks/enqueue.ts';
 import { renderFinishedChannel } from '../ports/completion-waiter.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';

@@ -1,5 +1,5 @@
 import { webhookAttemptIdPrefix } from '@svc/contracts';
-import { enqueue } from '../jobs/enqueue.ts';
+import { enqueue } from '../tasks/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
 import { attemptLeaseMs, deliveryJobKey } from './delivery-rules.ts';

@@ -1,4 +1,4 @@
-import { enqueue } from '../jobs/enqueue.ts';
+import { enqueue } from '../tasks/enqueue.ts';
 import { spendRateToken } from '../limits/rate-limit.ts';
 import { metrics } from '../metrics/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';

@@ -1,4 +1,4 @@
-import { enqueue } from '../jobs/enqueue.ts';
+import { enqueue } from '../tasks/enqueue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { deliveryJobKey } from './delivery-rules.ts';
 

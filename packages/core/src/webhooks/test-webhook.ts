@@ -1,4 +1,4 @@
-import { enqueue } from '../jobs/enqueue.ts';
+import { enqueue } from '../tasks/enqueue.ts';
 import { checkRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';

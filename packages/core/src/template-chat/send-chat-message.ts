@@ -7,9 +7,9 @@ import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
 import { checkTemplateId } from '../templates/template-fields.ts';
-import { checkIncomingMessage, findMessageReplay, type IncomingMessage, messageFingerprint, recordMessage, requireIdempotencyKey } from './accept-message.ts';
+import { checkIncomingMessage, findMessageReplay, type IncomingMessage, messageFingerprint, recordMessage, requireIdempotencyKey } from '../template-builds/accept-message.ts';
 import { type ChatMessageRecord, chatMessageRecord } from './chat-records.ts';
-import { failureLimit, pendingStates, priceOf, sourceOutput } from './message-rules.ts';
+import { failureLimit, pendingStates, priceOf, sourceOutput } from '../template-builds/message-rules.ts';
 import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
 
 /** A chat keeps its newest 100 messages (the contract's limits); older settled ones drop off. */

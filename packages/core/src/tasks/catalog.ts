@@ -32,10 +32,11 @@ export const taskCatalog = {
   adapt_layout: { payload: z.object({ adapt_id: z.string() }), maxAttempts: 1, priority: taskPriority.interactive },
   template_message: { payload: z.object({ message_id: z.string() }), maxAttempts: 5, priority: taskPriority.interactive },
   recover_template_messages: { payload: cronPayload, maxAttempts: 3, priority: taskPriority.maintenance },
+  // a succeeded PDF's first page for the dashboard's history, queued when the history first
+  // shows the render (renders/request-render-thumbnails.ts), never by the render's finish
+  render_thumbnail: { payload: z.object({ job_id: z.string() }), maxAttempts: 3, priority: taskPriority.maintenance },
   // admission of pending group members: every account (the sweep, at this priority), or one
   // account when a job of it ends (enqueued as interactive: a slot just freed)
-  // a succeeded PDF's first page for the dashboard's history, queued by the finish
-  render_thumbnail: { payload: z.object({ job_id: z.string() }), maxAttempts: 3, priority: taskPriority.maintenance },
   drain_render_groups: { payload: cronPayload.extend({ account_id: z.string().optional() }), maxAttempts: 5, priority: taskPriority.maintenance },
 } as const;
 

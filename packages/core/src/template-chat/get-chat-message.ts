@@ -1,7 +1,7 @@
 import type { TemplateBuildDraft } from '@svc/contracts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError, notFound } from '../shared/errors.ts';
-import { cancelPendingMessage } from './cancel-build-message.ts';
+import { cancelPendingMessage } from '../template-builds/cancel-build-message.ts';
 import { type ChatMessageOptions, type ChatMessageRecord, chatMessageRecord, findChatMessage } from './chat-records.ts';
 
 /** A chat message with what progress reads (the contract's AI chat routes): poll until it ends. */

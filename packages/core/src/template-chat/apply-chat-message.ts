@@ -5,7 +5,7 @@ import type { TemplateVersionRecord } from '../shared/records.ts';
 import { DomainError } from '../shared/errors.ts';
 import { schemaColumn } from '../templates/template-fields.ts';
 import { type ChatMessageOptions, findChatMessage } from './chat-records.ts';
-import { checkPublishable } from './message-rules.ts';
+import { checkPublishable } from '../template-builds/message-rules.ts';
 
 export interface ApplyChatMessageOptions extends ChatMessageOptions {
   save: boolean;

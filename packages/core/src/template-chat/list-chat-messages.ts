@@ -2,7 +2,7 @@ import type { TemplateBuild, TemplateMessage } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
 import { checkTemplateId } from '../templates/template-fields.ts';
-import { maxListedMessages } from './list-build-messages.ts';
+import { maxListedMessages } from '../template-builds/list-build-messages.ts';
 
 export interface ListChatMessagesOptions {
   accountId: string;

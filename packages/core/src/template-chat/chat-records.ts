@@ -3,6 +3,7 @@ import { idPattern, templateMessageIdPrefix } from '@svc/contracts';
 import type { TemplateBuild, TemplateMessage } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
+import { typicalMessageSeconds } from '../template-builds/get-message-progress.ts';
 
 export interface ChatMessageRecord {
   chat: TemplateBuild;
@@ -43,17 +44,6 @@ export async function findAnyChatMessage(ctx: ServiceContext, accountId: string,
   const message = await ctx.db.templateMessage.findFirst({ where: { id: messageId, accountId, build: { templateId: { not: null } } } });
   if (!message) throw notFound();
   return message;
-}
-
-/** How long model messages take lately, for progress estimates: the median of the last 20 that succeeded. */
-export async function typicalMessageSeconds(ctx: ServiceContext): Promise<number | null> {
-  const rows = await ctx.db.$queryRaw<{ seconds: number | null }[]>`
-    SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at))::float AS seconds
-      FROM (SELECT created_at, finished_at FROM template_messages
-             WHERE state = 'succeeded' AND credits > 0 AND finished_at IS NOT NULL
-             ORDER BY finished_at DESC LIMIT 20) AS recent`;
-  const seconds = rows[0]?.seconds;
-  return seconds === null || seconds === undefined ? null : Math.round(seconds);
 }
 
 export async function chatMessageRecord(ctx: ServiceContext, chat: TemplateBuild, message: TemplateMessage): Promise<ChatMessageRecord> {
