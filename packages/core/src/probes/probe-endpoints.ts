@@ -1,7 +1,7 @@
 // The operator endpoints both processes answer outside /v1 and outside the API contract:
 // GET /healthz (the process is alive: no database, no work), GET /readyz (it can serve: every
 // readiness check passes) and GET /metrics (Prometheus text, guarded by SVC_METRICS_TOKEN).
-// docs/operations.md describes them for load balancers and Kubernetes probes.
+// docs/observability.md describes them for load balancers and Kubernetes probes.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { metrics } from '../metrics/metrics.ts';
