@@ -157,16 +157,15 @@ function required(value: string | undefined, what: string): string {
 
 // The service started from this data directory (`npm start`) left its address there: links
 // use its port and the embedded database is its own, unless the environment says otherwise.
-const dataDir = process.env.SVC_DATA_DIR ?? '.data';
-const running = readServiceAddress(dataDir);
 const configured = loadConfig();
-const addressGiven = process.env.SVC_PUBLIC_URL !== undefined || process.env.PORT !== undefined;
-const config = running && !addressGiven ? { ...configured, publicUrl: running.public_url } : configured;
+const { dataDir } = configured;
+const running = readServiceAddress(dataDir);
+const config = running && !configured.publicUrlGiven ? { ...configured, publicUrl: running.public_url } : configured;
 const database = await resolveDatabase({
-  url: process.env.DATABASE_URL,
+  url: configured.databaseUrl,
   dataDir,
-  port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : (running?.embedded_database_port ?? undefined),
-  tcp: process.env.SVC_EMBEDDED_PG_TCP === '1',
+  port: configured.embeddedDatabase.port ?? running?.embedded_database_port ?? undefined,
+  tcp: configured.embeddedDatabase.tcp,
 });
 const db = createDb({ url: database.url, poolSize: 2 });
 let exitCode = 0;

@@ -11,7 +11,7 @@ import { type ErrorCode, errorBody, operations, RouteTable } from '@svc/contract
 import { answerProbe, type ProbeOptions } from '@svc/core/probes';
 import next from 'next';
 import { type Logger, silentLogger, withLogScope } from '@svc/core';
-import { clientAddressHeader, resolveClientAddress, trustedProxyHops } from './http/client-address.ts';
+import { clientAddressHeader, resolveClientAddress } from './http/client-address.ts';
 import { countRequest, routeLabel } from './http/request-metrics.ts';
 import { dispatchV1, type MatchedRoute } from './http/v1-dispatch.ts';
 
@@ -187,7 +187,6 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
 if (isMain) {
-  const port = Number(process.env.PORT ?? 3000);
   // the warning comes before the process reports itself ready
   const { createLogger, loadConfig, reportReady, stopWhenParentGone, warnIfEgressAllowlisted } = await import('@svc/core');
   const logger = createLogger('web');
@@ -195,12 +194,13 @@ if (isMain) {
   const { closeServiceContext, serviceContext } = await import('./http/context.ts');
   const { startHeartbeat } = await import('@svc/core');
   const config = loadConfig();
+  const { port } = config.web;
   warnIfEgressAllowlisted(config, logger);
   const { databaseReadiness } = await import('@svc/core/probes');
   const { beginShutdown, close } = await startWebServer({
     port,
-    hostname: process.env.HOST ?? '0.0.0.0',
-    trustedProxyHops: trustedProxyHops(process.env.SVC_TRUSTED_PROXY_HOPS),
+    hostname: config.web.host,
+    trustedProxyHops: config.web.trustedProxyHops,
     probes: { metricsToken: config.metricsToken, readiness: () => databaseReadiness(serviceContext().db) },
     logger,
   });

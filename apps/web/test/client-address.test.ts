@@ -1,6 +1,9 @@
 // Which address the per-client limits count: the peer, or what the trusted proxies saw.
+import { loadConfig } from '@svc/core';
 import { describe, expect, it } from 'vitest';
-import { resolveClientAddress, trustedProxyHops } from '../src/http/client-address.ts';
+import { resolveClientAddress } from '../src/http/client-address.ts';
+
+const trustedProxyHops = (value: string | undefined) => loadConfig({ SVC_TRUSTED_PROXY_HOPS: value }).web.trustedProxyHops;
 
 describe('the client address', () => {
   it('is the peer address when no proxy is trusted, whatever X-Forwarded-For claims', () => {

@@ -23,7 +23,6 @@ import {
 import { databaseReadiness, observeBrowserPool, observeQueues, startHealthServer } from '@svc/core/probes';
 import { createDb } from '@svc/db';
 import { EventEmitter } from 'node:events';
-import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Logger, run, type WorkerEvents } from 'graphile-worker';
@@ -37,9 +36,6 @@ import { buildTaskList } from './task-list.ts';
 // kilobytes passing through, the heap reached it every few renders, and each mark-compact
 // walks the whole heap. Letting the heap double before the next one makes them rarer.
 setFlagsFromString('--heap-growing-percent=100');
-
-const url = process.env.DATABASE_URL;
-if (!url) throw new Error('DATABASE_URL is not set');
 
 const logger = createLogger('worker');
 // a stop asked for while the worker starts waits until there is something to stop:
@@ -56,13 +52,15 @@ process.on('SIGINT', requestStop);
 process.on('SIGHUP', requestStop);
 stopWhenParentGone(requestStop);
 const config = loadConfig();
+const url = config.databaseUrl;
+if (!url) throw new Error('DATABASE_URL is not set');
 warnIfEgressAllowlisted(config, logger);
 // the tenants' files are the service's user's only; the browser runs as another account
 if (!config.s3) await sealDataDir(dirname(config.filesDir));
 const db = createDb({ url, poolSize: 6 });
 const renderEngine = chromiumEngine({ config, logger });
 const ctx = createServiceContext({ db, logger, config, renderEngine });
-const lazyBrowser = process.env.SVC_WORKER_LAZY_BROWSER === '1';
+const { lazyBrowser } = config.worker;
 let renderWake: Awaited<ReturnType<typeof wakeRenderSlots>> | null = null;
 const taskQueueListeners = new Set<string>();
 
@@ -124,14 +122,14 @@ const queueLogger = new Logger((scope) => (level, message, meta) => {
 });
 const runnerOptions = { pgPool: queuePool, events: queueEvents, noHandleSignals: true, pollInterval: 1000, logger: queueLogger };
 
-const runner = await run({ ...runnerOptions, concurrency: Number(process.env.SVC_WORKER_CONCURRENCY ?? 4), taskList: buildTaskList(ctx), crontab });
+const runner = await run({ ...runnerOptions, concurrency: config.worker.taskConcurrency, taskList: buildTaskList(ctx), crontab });
 
 // Render jobs are claimed from the render queue by slots of their own: single renders, and group
 // members (as many as the browser pool has slots: bulk work holds all but one of them, or all of
 // them while no single render is about, and has the next one ready).
 const renderSlots = {
-  single: new RenderSlots(ctx, { bulk: false, slots: Number(process.env.SVC_WORKER_RENDER_CONCURRENCY ?? 4) }),
-  bulk: new RenderSlots(ctx, { bulk: true, slots: Number(process.env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()) }),
+  single: new RenderSlots(ctx, { bulk: false, slots: config.worker.renderSlots }),
+  bulk: new RenderSlots(ctx, { bulk: true, slots: config.worker.bulkSlots }),
 };
 // tasks a vanished worker held and jobs it was rendering are taken up at once rather than at the
 // next cron tick, and once more when locks taken just before it vanished have settled (a worker

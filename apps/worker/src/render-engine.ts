@@ -20,6 +20,7 @@ export function chromiumEngine(options: { config: ServiceConfig; logger: Logger 
   let running: Renderer | null = null;
   const started = () => {
     renderer ??= Renderer.start({
+      executablePath: config.chromiumPath,
       renderTimeoutMs: config.renderTimeoutMs,
       warmSandboxes: config.warmSandboxes.size,
       warmSandboxJobs: config.warmSandboxes.maxJobs,

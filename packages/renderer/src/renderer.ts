@@ -67,7 +67,7 @@ export class Renderer implements RenderEngine {
       void systemFaceFamilies();
     }
     const pool = await BrowserPool.start({
-      executablePath: options.executablePath ?? process.env.SVC_CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH,
+      executablePath: options.executablePath ?? DEFAULT_CHROMIUM_PATH,
       concurrency: options.concurrency ?? availableParallelism(),
       restartAfter: options.restartAfter ?? DEFAULTS.restartAfter,
       launchTimeoutMs: options.launchTimeoutMs ?? DEFAULTS.launchTimeoutMs,

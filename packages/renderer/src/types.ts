@@ -12,7 +12,7 @@ import type { WorkLogger } from '@svc/contracts';
 export type RendererLogger = WorkLogger;
 
 export interface RendererOptions {
-  /** default SVC_CHROMIUM_PATH, else Debian's headless shell (DEFAULT_CHROMIUM_PATH) */
+  /** The worker passes SVC_CHROMIUM_PATH's; default Debian's headless shell (DEFAULT_CHROMIUM_PATH) */
   executablePath?: string;
   /** simultaneous renders; default os.availableParallelism() */
   concurrency?: number;

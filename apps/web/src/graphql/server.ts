@@ -15,7 +15,7 @@ export interface GraphqlRequestContext extends GraphqlContext {
 }
 
 /** Introspection and the IDE (a landing page on GET) only when SVC_GRAPHQL_IDE=1. */
-export const graphqlIdeEnabled = () => process.env.SVC_GRAPHQL_IDE === '1';
+export const graphqlIdeEnabled = () => serviceContext().config.web.graphqlIde;
 
 /** Every error of a response carries the request's id, as the REST envelope does. */
 const requestIdPlugin: ApolloServerPlugin<GraphqlRequestContext> = {

@@ -9,13 +9,6 @@ export function clientAddress(request: WithHeaders): string {
   return request.headers.get(clientAddressHeader) ?? 'unknown';
 }
 
-/** Reverse proxies in front of the web process (SVC_TRUSTED_PROXY_HOPS, 0 to 10; default 0). */
-export function trustedProxyHops(value: string | undefined): number {
-  if (value === undefined || value === '') return 0;
-  if (!/^\d+$/.test(value) || Number(value) > 10) throw new Error('SVC_TRUSTED_PROXY_HOPS must be a whole number from 0 to 10');
-  return Number(value);
-}
-
 /**
  * The client's address as the last `hops` proxies saw it. Each trusted proxy appends the
  * address it received the request from to X-Forwarded-For, so the entry `hops` places left

@@ -6,13 +6,14 @@ const holder = globalThis as typeof globalThis & { __svcServiceContext?: Service
 /** The web process's one service context, created on first use. */
 export function serviceContext(): ServiceContext {
   if (!holder.__svcServiceContext) {
-    const url = process.env.DATABASE_URL;
+    const config = loadConfig();
+    const url = config.databaseUrl;
     if (!url) throw new Error('DATABASE_URL is not set');
     holder.__svcServiceContext = createServiceContext({
-      db: createDb({ url, poolSize: Number(process.env.SVC_WEB_DB_POOL ?? 10) }),
+      db: createDb({ url, poolSize: config.web.dbPoolSize }),
       databaseUrl: url,
       logger: createLogger('web'),
-      config: loadConfig(),
+      config,
     });
   }
   return holder.__svcServiceContext;

@@ -1,9 +1,39 @@
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** Service settings read from the environment once per process (documented in docs/configuration.md). */
+/**
+ * Service settings read from the environment once per process (documented in docs/configuration.md).
+ * This file is where core and the apps read the environment; the processes pass on what their
+ * parts need (the renderer's Chromium path, the web's port, the worker's slots).
+ */
 export interface ServiceConfig {
   /** Base of links the service hands out (SVC_PUBLIC_URL). */
   publicUrl: string;
+  /** Whether SVC_PUBLIC_URL or PORT was set, so publicUrl is the operator's rather than the default. */
+  publicUrlGiven: boolean;
+  /** The data directory as given (SVC_DATA_DIR, default .data). */
+  dataDir: string;
+  /** The PostgreSQL server (DATABASE_URL); unset: the web and the worker refuse to start, the CLI opens the embedded one. */
+  databaseUrl?: string;
+  /** The embedded PostgreSQL's port (SVC_EMBEDDED_PG_PORT; unset: the running service's, else its default) and TCP listening (SVC_EMBEDDED_PG_TCP=1). */
+  embeddedDatabase: { port?: number; tcp: boolean };
+  /**
+   * The web process: where it listens (PORT, HOST), the reverse proxies in front of it
+   * (SVC_TRUSTED_PROXY_HOPS, 0 to 10), its database connections (SVC_WEB_DB_POOL) and the
+   * GraphQL IDE with introspection (SVC_GRAPHQL_IDE=1).
+   */
+  web: { port: number; host: string; trustedProxyHops: number; dbPoolSize: number; graphqlIde: boolean };
+  /**
+   * The worker: background tasks at once (SVC_WORKER_CONCURRENCY), single renders and group
+   * members it claims at once (SVC_WORKER_RENDER_CONCURRENCY, SVC_WORKER_BULK_CONCURRENCY: the
+   * machine's cores), and a browser started with the first render rather than with the worker
+   * (SVC_WORKER_LAZY_BROWSER=1).
+   */
+  worker: { taskConcurrency: number; renderSlots: number; bulkSlots: number; lazyBrowser: boolean };
+  /** The Chromium binary (SVC_CHROMIUM_PATH); unset: the renderer's default, Debian's headless shell. */
+  chromiumPath?: string;
+  /** SVC_LOG_FORMAT=pretty: coloured lines for a person at a terminal instead of JSON. */
+  prettyLogs: boolean;
   /** Where rendered files are kept by the local driver (SVC_DATA_DIR/files). */
   filesDir: string;
   /** The S3-compatible store that replaces the local driver when SVC_S3_BUCKET is set. */
@@ -101,10 +131,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return Number(value);
   };
   const port = env.PORT ?? '3000';
+  const dataDir = env.SVC_DATA_DIR ?? '.data';
   const renderTimeoutMs = number('SVC_RENDER_TIMEOUT_SECONDS', 30) * 1000;
   return {
     publicUrl: (env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    filesDir: join(resolve(/* turbopackIgnore: true */ env.SVC_DATA_DIR ?? '.data'), 'files'),
+    publicUrlGiven: env.SVC_PUBLIC_URL !== undefined || env.PORT !== undefined,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    embeddedDatabase: { port: env.SVC_EMBEDDED_PG_PORT ? Number(env.SVC_EMBEDDED_PG_PORT) : undefined, tcp: env.SVC_EMBEDDED_PG_TCP === '1' },
+    web: {
+      port: Number(port),
+      host: env.HOST ?? '0.0.0.0',
+      trustedProxyHops: trustedProxyHops(env.SVC_TRUSTED_PROXY_HOPS),
+      dbPoolSize: Number(env.SVC_WEB_DB_POOL ?? 10),
+      graphqlIde: env.SVC_GRAPHQL_IDE === '1',
+    },
+    worker: {
+      taskConcurrency: Number(env.SVC_WORKER_CONCURRENCY ?? 4),
+      renderSlots: Number(env.SVC_WORKER_RENDER_CONCURRENCY ?? 4),
+      bulkSlots: Number(env.SVC_WORKER_BULK_CONCURRENCY ?? availableParallelism()),
+      lazyBrowser: env.SVC_WORKER_LAZY_BROWSER === '1',
+    },
+    chromiumPath: env.SVC_CHROMIUM_PATH,
+    prettyLogs: prettyLogs(env),
+    filesDir: join(resolve(/* turbopackIgnore: true */ dataDir), 'files'),
     retentionMs: number('SVC_RETENTION_HOURS', 168) * 3_600_000,
     downloadLinkMs: number('SVC_DOWNLOAD_LINK_MINUTES', 60) * 60_000,
     renderWaitMs: number('SVC_RENDER_WAIT_SECONDS', 30) * 1000,
@@ -118,7 +168,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secrets: {
       key: env.SVC_SECRETS_KEY || undefined,
       previousKey: env.SVC_SECRETS_KEY_PREVIOUS || undefined,
-      keyFile: join(resolve(/* turbopackIgnore: true */ env.SVC_DATA_DIR ?? '.data'), 'secrets.key'),
+      keyFile: join(resolve(/* turbopackIgnore: true */ dataDir), 'secrets.key'),
     },
     egressAllowlist: parseAllowlist(env.SVC_UNSAFE_EGRESS_ALLOWLIST),
     warmSandboxes: {
@@ -142,6 +192,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
   };
+}
+
+/**
+ * SVC_LOG_FORMAT=pretty: coloured lines for a person at a terminal instead of JSON. Read on its
+ * own as well, because a logger is made before the rest of the settings are read and checked.
+ */
+export function prettyLogs(env: Record<string, string | undefined> = process.env): boolean {
+  return env.SVC_LOG_FORMAT === 'pretty';
+}
+
+/** Reverse proxies in front of the web process (SVC_TRUSTED_PROXY_HOPS, 0 to 10; default 0). */
+function trustedProxyHops(value: string | undefined): number {
+  if (value === undefined || value === '') return 0;
+  if (!/^\d+$/.test(value) || Number(value) > 10) throw new Error('SVC_TRUSTED_PROXY_HOPS must be a whole number from 0 to 10');
+  return Number(value);
 }
 
 function workerHealth(env: Record<string, string | undefined>): ServiceConfig['workerHealth'] {

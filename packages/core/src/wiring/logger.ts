@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
 import { build as prettyStream, prettyFactory } from 'pino-pretty';
+import { prettyLogs } from '../shared/config.ts';
 import type { Logger } from '../shared/context.ts';
 
 /** What the code running now works for; every line logged inside carries these ids. */
@@ -73,11 +74,6 @@ export function redactFields(fields: Record<string, unknown>, depth = 0): Record
     clean[key] = secretField.test(key) && value !== undefined && value !== null ? '[redacted]' : redactValue(value, depth);
   }
   return clean;
-}
-
-/** SVC_LOG_FORMAT=pretty: coloured lines for a person at a terminal instead of JSON. */
-export function prettyLogs(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.SVC_LOG_FORMAT === 'pretty';
 }
 
 const prettyOptions = { messageKey: 'message', ignore: 'component', messageFormat: '{component}: {message}', colorize: Boolean(process.stderr.isTTY) };

@@ -89,7 +89,8 @@ export function accountLaunchOptions(options: { executablePath: string; flags: s
   ];
   // a Chromium or fontconfig of the operator's choosing outside /usr is made visible, read-only
   const ownDirectory = options.executablePath.startsWith('/usr/') ? [] : [dirname(options.executablePath)];
-  const fontconfig = FONTCONFIG_PATHS.map((name) => process.env[name]).filter((path): path is string => !!path && existsSync(path));
+  const env = browserEnvironment(options.dirs);
+  const fontconfig = FONTCONFIG_PATHS.map((name) => env[name]).filter((path): path is string => !!path && existsSync(path));
   const command = sandboxedCommand(
     { command: options.executablePath, args: chromiumArgs, readOnly: [...ownDirectory, ...fontconfig], writable: [options.dirs.userDataDir], network: 'shared' },
     options.launcher ?? sandboxLauncher(),
@@ -98,7 +99,7 @@ export function accountLaunchOptions(options: { executablePath: string; flags: s
     executablePath: command.command,
     ignoreDefaultArgs: true,
     args: command.args,
-    env: browserEnvironment(options.dirs),
+    env,
     headless,
     pipe: true,
   } satisfies LaunchOptions;
