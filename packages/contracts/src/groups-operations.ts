@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { idSchema, NoQuery } from './common.ts';
 import type { ErrorCode } from './errors.ts';
-import { archiveTokenPattern, Batch, BatchCreate, batchRowAllowance, Carousel, CarouselCreate, groupBodyLimit, ImagePack, ImagePackCreate } from './groups.ts';
+import { archiveTokenPattern, Batch, BatchCreate, batchRowAllowance, Carousel, CarouselCreate, groupBodyLimit, groupIdPrefixes, ImagePack, ImagePackCreate } from './groups.ts';
 import { defineOperation, jsonBodyErrors, type Operation, templateEvaluationErrors } from './operation.ts';
 
 const tag = 'Batches, carousels, image packs';
@@ -134,7 +134,7 @@ export const batchOperations = groupOperations({
   ids: { create: 'createBatch', get: 'getBatch', retry: 'retryBatch', archive: 'downloadBatchArchive' },
   noun: 'batch',
   path: '/v1/batches',
-  prefix: 'batch_',
+  prefix: groupIdPrefixes.batch,
   create: BatchCreate,
   createErrors: [...createErrors, 'batch_row_limit'],
   response: Batch,
@@ -158,7 +158,7 @@ export const cancelBatchOperation = defineOperation({
     'Stops rows with no job yet (cancelled), cancels queued jobs (credit released, render.cancelled sent), lets running jobs ' +
     'finish; succeeded files stay downloadable. Cancelled and failed rows cost nothing. Repeating is safe.',
   auth: 'bearer',
-  params: z.strictObject({ id: idSchema('batch_') }),
+  params: z.strictObject({ id: idSchema(groupIdPrefixes.batch) }),
   responses: { 200: { description: 'The batch after the cancel', schema: Batch } },
   errors: ['not_found'],
 });
@@ -167,7 +167,7 @@ export const carouselOperations = groupOperations({
   ids: { create: 'createCarousel', get: 'getCarousel', retry: 'retryCarousel', archive: 'downloadCarouselArchive' },
   noun: 'carousel',
   path: '/v1/carousels',
-  prefix: 'carousel_',
+  prefix: groupIdPrefixes.carousel,
   create: CarouselCreate,
   createErrors,
   response: Carousel,
@@ -183,7 +183,7 @@ export const imagePackOperations = groupOperations({
   ids: { create: 'createImagePack', get: 'getImagePack', retry: 'retryImagePack', archive: 'downloadImagePackArchive' },
   noun: 'image pack',
   path: '/v1/image-packs',
-  prefix: 'pack_',
+  prefix: groupIdPrefixes.image_pack,
   create: ImagePackCreate,
   createErrors,
   response: ImagePack,

@@ -1,13 +1,23 @@
 // Groups of renders (the contract's groups): batches, carousels and image packs.
 import { maxSelectedPages } from '@svc/rules';
 import { z } from 'zod';
-import { distinctItems, idSchema, signedLinkPattern, Timestamp } from './common.ts';
+import { distinctItems, idPattern, idSchema, signedLinkPattern, Timestamp } from './common.ts';
 import { named } from './registry.ts';
 import { Pages } from './renders.ts';
 import { sizeIdPattern, TemplateId } from './templates.ts';
 
+/** The id prefix of each kind of group. */
+export const groupIdPrefixes = { batch: 'batch_', carousel: 'carousel_', image_pack: 'pack_' } as const;
+/** A group's kind read from its id's prefix; null for an id of no kind of group. */
+export function groupKindOf(id: string): keyof typeof groupIdPrefixes | null {
+  const kinds = Object.keys(groupIdPrefixes) as (keyof typeof groupIdPrefixes)[];
+  return kinds.find((kind) => id.startsWith(groupIdPrefixes[kind])) ?? null;
+}
+/** The id of a group of any kind. */
+export const groupIdPattern = idPattern(...Object.values(groupIdPrefixes));
+
 /** A signed archive link token: the group id, the expiry in unix seconds and a base64url HMAC-SHA256. */
-export const archiveTokenPattern = signedLinkPattern('batch_', 'carousel_', 'pack_');
+export const archiveTokenPattern = signedLinkPattern(...Object.values(groupIdPrefixes));
 export const maxBatchRows = 200;
 export const maxPackSizes = 20;
 /** Batch rows carry up to 1 MiB of data each; the body limit leaves room for a large batch. */
@@ -123,7 +133,7 @@ export const BatchRow = named(
 export const Batch = named(
   'Batch',
   z.strictObject({
-    id: idSchema('batch_'),
+    id: idSchema(groupIdPrefixes.batch),
     ...groupFields,
     format: z.enum(['pdf', 'png', 'jpeg', 'webp']),
     state: z.enum(groupStates),
@@ -157,7 +167,7 @@ export const CarouselMember = imageMember('CarouselMember', 'page_id');
 export const Carousel = named(
   'Carousel',
   z.strictObject({
-    id: idSchema('carousel_'),
+    id: idSchema(groupIdPrefixes.carousel),
     ...groupFields,
     format: z.enum(['png', 'jpeg', 'webp']),
     state: z.enum(imageGroupStates),
@@ -170,7 +180,7 @@ export const ImagePackMember = imageMember('ImagePackMember', 'size_id');
 export const ImagePack = named(
   'ImagePack',
   z.strictObject({
-    id: idSchema('pack_'),
+    id: idSchema(groupIdPrefixes.image_pack),
     ...groupFields,
     format: z.enum(['png', 'jpeg', 'webp']),
     state: z.enum(imageGroupStates),

@@ -5,11 +5,10 @@ import { canonicalJson } from '@svc/templating';
 import { keyIdOf, type Principal, principalSubject } from '../auth/principal.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newGroupId } from '../shared/ids.ts';
 import { lockAccountAdmissions, takeRenderCreationToken } from '../renders/admit-render-job.ts';
 import { confirmTemplateVersion, type ResolvedTemplateVersion, resolveTemplateVersion } from '../templates/resolve-template-version.ts';
 import { admitPendingMembers } from './admit-members.ts';
-import { groupKinds } from './group-kinds.ts';
 
 /** One member as planned at creation: what it renders, or why it failed at once (no job, no credit). */
 export type PlannedMember = {
@@ -110,7 +109,7 @@ export async function createRenderGroup(ctx: ServiceContext, request: GroupReque
       const replay = await findGroupReplay(tx, request);
       if (replay) return { groupId: replay, replayed: true };
       await confirmTemplateVersion(tx, resolved);
-      const groupId = newId(groupKinds[kind].prefix);
+      const groupId = newGroupId(kind);
       await tx.renderGroup.create({
         data: {
           id: groupId,

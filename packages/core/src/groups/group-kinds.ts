@@ -1,14 +1,11 @@
-import { idPattern } from '@svc/contracts';
 import type { GroupKind } from '@svc/db';
 
-/** Id prefix and route segment of each kind of group (the contract's identifier rule and group routes). */
+/** The route segment of each kind of group (the contract's group routes); ids are minted from contracts' groupIdPrefixes. */
 export const groupKinds = {
-  batch: { prefix: 'batch_', path: 'batches' },
-  carousel: { prefix: 'carousel_', path: 'carousels' },
-  image_pack: { prefix: 'pack_', path: 'image-packs' },
-} as const satisfies Record<GroupKind, { prefix: string; path: string }>;
+  batch: { path: 'batches' },
+  carousel: { path: 'carousels' },
+  image_pack: { path: 'image-packs' },
+} as const satisfies Record<GroupKind, { path: string }>;
 
-/** The id of a group of any kind. */
-export const groupIdPattern = idPattern(...Object.values(groupKinds).map((kind) => kind.prefix));
-
+export { groupIdPattern } from '@svc/contracts';
 export type { GroupKind };
