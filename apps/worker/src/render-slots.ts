@@ -5,7 +5,8 @@
 // browser never hold a slot a single render needs (the browser pool then lets single renders
 // go first, see packages/renderer/src/browser/slots.ts).
 import { type ClaimedJob, claimNextRender, handBackRender, type Logger, renderClaimedJob, renderQueuedChannel, type ServiceContext, withLogFields } from '@svc/core';
-import pg from 'pg';
+import { listen } from '@svc/db';
+import { withDeadline } from '@svc/deadline';
 
 /**
  * Pause before a job handed back after its attempt `n` (an error outside the render itself:
@@ -95,10 +96,7 @@ export class RenderSlots {
   /** Takes no more jobs; running ones get until `boundMs`, then what still runs goes back to the queue. */
   async stop(boundMs: number): Promise<void> {
     this.#stopped = true;
-    let timer: NodeJS.Timeout | undefined;
-    const bound = new Promise<'bound'>((resolve) => (timer = setTimeout(resolve, boundMs, 'bound')));
-    const finished = await Promise.race([Promise.all([...this.#running.values()].map((each) => each.done)), bound]);
-    clearTimeout(timer);
+    const finished = await withDeadline(Promise.all([...this.#running.values()].map((each) => each.done)), boundMs, () => 'bound' as const);
     if (finished !== 'bound') return;
     this.ctx.logger.warn('renders still running at shutdown are handed back', { count: this.#running.size, afterMs: boundMs });
     await Promise.all([...this.#running.values()].map((each) => handBackRender(this.ctx, each.job, 0).catch(() => {})));
@@ -115,43 +113,30 @@ export async function wakeRenderSlots(
   slots: { single: RenderSlots; bulk: RenderSlots },
   logger: Logger,
 ): Promise<{ listening: () => boolean; close: () => Promise<void> }> {
-  let client: pg.Client | null = null;
-  let connecting = false;
-  let closed = false;
   const nudgeAll = () => {
     slots.single.nudge();
     slots.bulk.nudge();
   };
-  const listen = async () => {
-    const next = new pg.Client({ connectionString: url, application_name: applicationName });
-    next.on('notification', (message) => (message.payload === 'bulk' ? slots.bulk : slots.single).nudge());
-    next.on('error', (error) => {
-      logger.warn('render queue listener lost its connection', { error: error.message });
-      client = null;
-      next.end().catch(() => {});
-    });
-    await next.connect();
-    await next.query(`LISTEN ${renderQueuedChannel}`);
-    client = next;
-  };
-  await listen();
+  const listener = listen({
+    url,
+    applicationName,
+    channels: [renderQueuedChannel],
+    onNotice: (_channel, payload) => (payload === 'bulk' ? slots.bulk : slots.single).nudge(),
+    onLost: (error) => logger.warn('render queue listener lost its connection', { error: error?.message ?? 'the server ended it' }),
+  });
+  await listener.connect();
   const poll = setInterval(() => {
     nudgeAll();
     // a lost listener comes back at the next poll
-    if (client || closed || connecting) return;
-    connecting = true;
-    listen()
-      .catch((error: unknown) => logger.warn('render queue listener unavailable', { error: String(error) }))
-      .finally(() => (connecting = false));
+    listener.connect().catch((error: unknown) => logger.warn('render queue listener unavailable', { error: String(error) }));
   }, 1000);
   nudgeAll();
   return {
     /** Whether the LISTEN connection is up (a lost one comes back at the next poll). */
-    listening: () => client !== null,
+    listening: () => listener.connection !== null,
     close: async () => {
-      closed = true;
       clearInterval(poll);
-      await client?.end().catch(() => {});
+      await listener.close();
     },
   };
 }

@@ -6,12 +6,13 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { listen } from '@svc/db';
 import { emptyFindings, RenderError, type RenderOutput } from '@svc/contracts';
-import { claimNextRender, createRender, handBackRender, recoverStaleRenders, type RenderEngine, type ServiceContext } from '@svc/core';
+import { claimNextRender, createRender, handBackRender, recoverStaleRenders, type RenderEngine, renderQueuedChannel, type ServiceContext } from '@svc/core';
 import { LocalStorage } from '../src/storage/local-storage.ts';
 import { renderFinishedChannel } from '../src/ports/completion-waiter.ts';
-import { renderJobTimeColumns } from '../src/renders/create-render.ts';
+import { createPreviewJob } from '../src/renders/preview-job.ts';
+import { renderJobColumns } from '../src/renders/render-job-store.ts';
 import { queueRender } from '../src/renders/render-queue.ts';
 import { runRenderJob } from '../src/renders/run-render-job.ts';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -73,6 +74,14 @@ async function queuedJob(credits = 3) {
   return { job, accountId: principal.accountId };
 }
 
+/** The payloads of the notices on `channel` from now on, until the listener closes. */
+async function noticesOn(channel: string) {
+  const notices: string[] = [];
+  const listener = listen({ url: test.url(), channels: [channel], onNotice: (_channel, payload) => notices.push(payload) });
+  await listener.connect();
+  return { notices, listener };
+}
+
 const jobRow = (id: string) => ctx.db.renderJob.findUniqueOrThrow({ where: { id } });
 const ledger = async (jobId: string) => (await ctx.db.creditLedgerEntry.findMany({ where: { jobId }, orderBy: { id: 'asc' } })).map((entry) => entry.kind);
 const trialBalance = async (accountId: string) => (await ctx.db.creditBalance.findFirstOrThrow({ where: { accountId, bucket: 'trial' } })).balance;
@@ -87,11 +96,7 @@ describe('render creation', () => {
   });
 
   it('answers a waiting render with the finished job as the model reads it, from its finish notice or, when too long for one, from the table', async () => {
-    const listener = new pg.Client({ connectionString: test.url() });
-    await listener.connect();
-    const notices: string[] = [];
-    listener.on('notification', (message) => notices.push(message.payload ?? ''));
-    await listener.query(`LISTEN ${renderFinishedChannel}`);
+    const { notices, listener } = await noticesOn(renderFinishedChannel);
     try {
       for (const footer of ['<span>short</span>', `<span>${'long '.repeat(2000)}</span>`]) {
         const principal = await accountWith(ctx, { plan: 'free', credits: 3 });
@@ -109,15 +114,30 @@ describe('render creation', () => {
         else expect(notice).toBe(queued.id);
       }
     } finally {
-      await listener.end();
+      await listener.close();
     }
   });
 
-  it('turns every time column of a job carried by a notice back into a time', async () => {
-    const columns = await ctx.db.$queryRaw<{ column_name: string }[]>`
-      SELECT column_name FROM information_schema.columns
-       WHERE table_schema = current_schema() AND table_name = 'render_jobs' AND data_type LIKE 'timestamp%'`;
-    expect(new Set(columns.map((column) => column.column_name))).toEqual(renderJobTimeColumns);
+  it('wakes the workers as it records a job: the single slots for a render, the bulk slots for unbilled work', async () => {
+    const { notices, listener } = await noticesOn(renderQueuedChannel);
+    try {
+      const { accountId } = await queuedJob();
+      await vi.waitFor(() => expect(notices).toEqual(['single']), { timeout: 10_000, interval: 50 });
+      const output = { type: 'image', format: 'png', width: 20, height: 10 } as const;
+      await createPreviewJob(ctx, { accountId, keyId: null, html: '<p>preview</p>', output, queue: true });
+      await vi.waitFor(() => expect(notices).toEqual(['single', 'bulk']), { timeout: 10_000, interval: 50 });
+    } finally {
+      await listener.close();
+    }
+  });
+
+  it('carries every column of a job in its record, and turns every time column of a notice back into a time', async () => {
+    const columns = await ctx.db.$queryRaw<{ column_name: string; data_type: string }[]>`
+      SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'render_jobs'`;
+    const described = (column: string, time: boolean) => `${column}${time ? ' (time)' : ''}`;
+    expect(new Set(renderJobColumns.map(({ column, time }) => described(column, time)))).toEqual(
+      new Set(columns.map((column) => described(column.column_name, column.data_type.startsWith('timestamp')))),
+    );
   });
 });
 

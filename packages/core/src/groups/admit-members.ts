@@ -1,11 +1,10 @@
 import type { RenderOptions } from '@svc/contracts';
-import type { Tx } from '@svc/db';
+import { Prisma, type Tx } from '@svc/db';
 import { reserveCredits } from '../credits/reserve-credits.ts';
-import { queueRender } from '../renders/render-queue.ts';
 import { DomainError } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
+import { newRenderJobId } from '../shared/ids.ts';
 import { defaultFilename, safeName } from '../renders/filename.ts';
-import { accountConcurrency, keyConcurrency } from '../renders/admit-render-job.ts';
+import { accountConcurrency, fullLiveLimit, liveJobs, recordRenderJob } from '../renders/render-job-store.ts';
 import { stopKeyMembers } from './stop-key-members.ts';
 
 export interface AdmitPendingMembersOptions {
@@ -73,54 +72,33 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
       continue;
     }
     const keyLive = live.byKey.get(member.key_id) ?? 0;
-    if (keyLive >= keyConcurrency) continue;
-    const jobId = newId(member.kind === 'pdf' ? 'pdf_' : 'image_');
+    if (fullLiveLimit({ account: accountLive, key: keyLive })) continue;
+    const memberRow = Prisma.sql`WHERE group_id = ${member.group_id} AND position = ${member.position}`;
+    const jobId = newRenderJobId(member.kind);
     try {
       await reserveCredits(tx, { accountId, plan: account.plan, holder: { jobId }, keyId: member.key_id, overageCap: member.overage_cap, now });
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'insufficient_credits') throw error;
-      await tx.$executeRaw`
-        UPDATE render_group_members SET state = 'failed', error_code = 'insufficient_credits'
-         WHERE group_id = ${member.group_id} AND position = ${member.position}`;
+      await tx.$executeRaw`UPDATE render_group_members SET state = 'failed', error_code = 'insufficient_credits' ${memberRow}`;
       continue;
     }
-    const filename = defaultFilename(now, safeName(member.template_name ?? '') || member.template_id);
-    await tx.$executeRaw`
-      WITH member AS (
-        SELECT html, options, asset_ids, data_sha256 FROM render_group_members WHERE group_id = ${member.group_id} AND position = ${member.position}),
-      job AS (
-        INSERT INTO render_jobs (id, account_id, key_id, kind, filename, template_id, template_version, data_sha256, options, group_id, created_at)
-        SELECT ${jobId}, ${accountId}, ${member.key_id}, ${member.kind}::"RenderKind", ${filename}, ${member.template_id},
-               ${member.template_version}, data_sha256, options, ${member.group_id}, ${now} FROM member
-        RETURNING id),
-      input AS (INSERT INTO render_inputs (job_id, html) SELECT job.id, member.html FROM job, member),
-      assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(asset_ids) FROM member WHERE asset_ids IS NOT NULL)
-      UPDATE render_group_members SET state = 'admitted', job_id = (SELECT id FROM job), error_code = NULL
-       WHERE group_id = ${member.group_id} AND position = ${member.position}`;
-    await queueRender(tx, jobId, { bulk: true });
+    // the member's html and options are copied into the job by the statement, never read here
+    const recorded = {
+      id: jobId,
+      accountId,
+      keyId: member.key_id,
+      kind: member.kind,
+      filename: defaultFilename(now, safeName(member.template_name ?? '') || member.template_id),
+      template: { id: member.template_id, version: member.template_version },
+      input: Prisma.sql`SELECT html, options, asset_ids, data_sha256 FROM render_group_members ${memberRow}`,
+      groupId: member.group_id,
+      now,
+    };
+    await recordRenderJob(tx, recorded, Prisma.sql`UPDATE render_group_members SET state = 'admitted', job_id = (SELECT id FROM created), error_code = NULL ${memberRow}`);
     accountLive += 1;
     groupLive += 1;
     live.byKey.set(member.key_id, keyLive + 1);
     admitted += 1;
   }
   return admitted;
-}
-
-/** Queued and running jobs of the account, in all and per key (null: jobs made without a key). */
-export async function liveJobs(tx: Tx, accountId: string): Promise<{ account: number; groups: number; byKey: Map<string | null, number> }> {
-  const rows = await tx.$queryRaw<{ key_id: string | null; live: number; groups: number }[]>`
-    SELECT key_id, count(*)::int AS live, (count(*) FILTER (WHERE group_id IS NOT NULL))::int AS groups FROM render_jobs
-     WHERE account_id = ${accountId} AND status IN ('queued', 'running') GROUP BY key_id`;
-  return {
-    account: rows.reduce((sum, row) => sum + row.live, 0),
-    groups: rows.reduce((sum, row) => sum + row.groups, 0),
-    byKey: new Map(rows.map((row) => [row.key_id, row.live])),
-  };
-}
-
-/** The concurrency code answered when an account or key has no room at all. */
-export function concurrencyRefusal(live: { account: number; byKey: Map<string | null, number> }, keyId: string | null): DomainError | null {
-  if (live.account >= accountConcurrency) return new DomainError('account_concurrency_limited', { retryAfterSeconds: 1 });
-  if ((live.byKey.get(keyId) ?? 0) >= keyConcurrency) return new DomainError('key_concurrency_limited', { retryAfterSeconds: 1 });
-  return null;
 }

@@ -4,9 +4,10 @@ import { type Principal, principalSubject } from '../auth/principal.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { notFound } from '../shared/errors.ts';
-import { admitPendingMembers, concurrencyRefusal, liveJobs } from './admit-members.ts';
+import { admitPendingMembers } from './admit-members.ts';
 import { loadRenderGroup, type RenderGroupView } from './get-render-group.ts';
 import { lockAccountAdmissions } from '../renders/admit-render-job.ts';
+import { liveCountsFor, liveJobs, refuseOverLiveLimits } from '../renders/render-job-store.ts';
 
 export interface RetryRenderGroupOptions {
   principal: Principal;
@@ -45,8 +46,7 @@ export async function retryRenderGroup(ctx: ServiceContext, { principal, kind, g
     const positions = [...endedWithoutJob, ...endedJobs].map((member) => member.position);
     const pending = await tx.renderGroupMember.count({ where: { groupId, state: 'pending' } });
     if (positions.length + pending === 0) return;
-    const refusal = concurrencyRefusal(await liveJobs(tx, principal.accountId), owned.keyId);
-    if (refusal) throw refusal;
+    refuseOverLiveLimits(liveCountsFor(await liveJobs(tx, principal.accountId), owned.keyId));
     // earlier attempts stay readable as jobs of their own; the member points at its next one
     await tx.renderGroupMember.updateMany({ where: { groupId, position: { in: positions } }, data: { state: 'pending', jobId: null, errorCode: null } });
     await tx.renderGroup.update({ where: { id: groupId }, data: { cancelledAt: null } });

@@ -4,39 +4,18 @@ import { periodOf } from '../shared/period.ts';
 import { rateAmountChange, refuseWhenShort } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
-import { newId } from '../shared/ids.ts';
-import { renderQueueEntries } from './render-queue.ts';
-import type { RenderKind } from './render-spec.ts';
+import { newRenderJobId } from '../shared/ids.ts';
+import { liveCountsOf, type NewRenderJob, recordRenderJob, refuseOverLiveLimits, renderJobRecording, type RenderJobInput, underLiveLimits } from './render-job-store.ts';
 
-/** Live (queued or running) jobs allowed at once (the contract's limits). */
-export const accountConcurrency = 16;
-export const keyConcurrency = 8;
-const concurrencyRetrySeconds = 1;
 const overloadRetrySeconds = 5;
 
-export interface AdmittedRenderJob {
+/** A new render admitted by its caller's request: billed, single (not a group member), listed and queued. */
+export interface AdmittedRenderJob extends Omit<NewRenderJob, 'id' | 'input' | 'unbilled' | 'groupId' | 'hiddenAt' | 'queued'> {
   /** The new job's id when the caller chose it (to listen for its end before it exists); made here otherwise. */
   id?: string;
-  accountId: string;
   plan: Plan;
-  /** The key the job counts against (concurrency, overage); null counts the account's keyless work. */
-  keyId: string | null;
   overageCap: number | null;
-  kind: RenderKind;
-  reference: string | null;
-  filename: string;
-  template: { id: string; version: number } | null;
-  /** The keyed hash of a template render's canonical data (render-spec.ts dataHash), recorded for the file's provenance. */
-  dataSha256: string | null;
-  /** Effective render options, as the renderer receives them. */
-  options: unknown;
-  /** The evaluated html. */
-  html: string;
-  /** Assets the html references, captured with the job. */
-  assetIds: string[];
-  /** The failed job an operator's retry is made from. */
-  retryOf: string | null;
-  now: Date;
+  input: RenderJobInput;
 }
 
 /** 503 overloaded while the queue already holds SVC_MAX_RENDER_BACKLOG renders (or the smaller `bound` given). */
@@ -100,12 +79,12 @@ export const accountLock = (accountId: string) => Prisma.sql`SELECT id FROM acco
  */
 export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
   const admission = admissionOf(job);
-  if (await admitFromBucket((sql) => tx.$queryRaw(sql), admission)) return admission.jobId;
+  if (await admitFromBucket((sql) => tx.$queryRaw(sql), admission)) return admission.job.id;
   // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
   // the reservation the general way (buckets again, then overage, else 402), then the job
   await reserveCredits(tx, admission.credit);
-  await tx.$queryRaw`WITH admitted AS (SELECT 1), ${admission.recorded(Prisma.sql`admitted`)} SELECT count(*)::int AS woken FROM woken`;
-  return admission.jobId;
+  await recordRenderJob(tx, admission.job);
+  return admission.job.id;
 }
 
 /**
@@ -136,24 +115,11 @@ interface AdmissionGate {
   refuse: (row: CreationChecks) => Promise<void>;
 }
 
-function admissionOf(job: AdmittedRenderJob) {
-  const { accountId, keyId, kind, now } = job;
-  const jobId = job.id ?? newRenderJobId(kind);
-  const credit: ReserveCreditsOptions = { accountId, plan: job.plan, holder: { jobId }, keyId, overageCap: job.overageCap, now };
-  // the job, its input, its assets and its queue entry, made from one row of `source`; assets
-  // are immutable, so capturing the ids captures the exact bytes the worker will serve
-  const recorded = (source: Prisma.Sql) => Prisma.sql`
-    created AS (
-      INSERT INTO render_jobs (id, account_id, key_id, kind, reference, filename, template_id, template_version, data_sha256, options, retry_of, created_at)
-      SELECT ${jobId}::text, ${accountId}::text, ${keyId}::text, ${kind}::"RenderKind", ${job.reference}::text, ${job.filename}::text,
-             ${job.template?.id ?? null}::text, ${job.template?.version ?? null}::int, ${job.dataSha256}::text, ${JSON.stringify(job.options)}::jsonb, ${job.retryOf}::text,
-             ${now}::timestamptz
-        FROM ${source}
-      RETURNING id),
-    input AS (INSERT INTO render_inputs (job_id, html) SELECT id, ${job.html} FROM created),
-    assets AS (INSERT INTO render_job_assets (job_id, asset_id) SELECT created.id, unnest(${job.assetIds}::text[]) FROM created),
-    ${renderQueueEntries(Prisma.sql`created`, false)}`;
-  return { jobId, accountId, keyId, now, credit, recorded };
+function admissionOf(admitted: AdmittedRenderJob) {
+  const { accountId, keyId, now } = admitted;
+  const job: NewRenderJob = { ...admitted, id: admitted.id ?? newRenderJobId(admitted.kind) };
+  const credit: ReserveCreditsOptions = { accountId, plan: admitted.plan, holder: { jobId: job.id }, keyId, overageCap: admitted.overageCap, now };
+  return { job, credit };
 }
 
 /**
@@ -162,31 +128,20 @@ function admissionOf(job: AdmittedRenderJob) {
  * are under their limits a credit from a bucket with its reservation, then the job recorded
  * and queued. False when no bucket paid.
  */
-async function admitFromBucket(run: RunStatement, { accountId, keyId, now, credit, recorded }: ReturnType<typeof admissionOf>, gate?: AdmissionGate): Promise<boolean> {
-  const underLimits = Prisma.sql`(SELECT account < ${accountConcurrency} AND key < ${keyConcurrency} FROM live)`;
-  const [row] = await run<{ account: number; key: number; bucket: string | null; left: boolean; woken: number } & CreationChecks>(Prisma.sql`
+async function admitFromBucket(run: RunStatement, { job, credit }: ReturnType<typeof admissionOf>, gate?: AdmissionGate): Promise<boolean> {
+  const underLimits = underLiveLimits(Prisma.sql`live`);
+  const [row] = await run<{ account: number; key: number; bucket: string | null; left: boolean } & CreationChecks>(Prisma.sql`
     WITH ${gate ? Prisma.sql`${gate.expressions},` : Prisma.empty}
-    live AS (
-      SELECT count(*)::int AS account, (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${keyId}))::int AS key
-        FROM render_jobs WHERE account_id = ${accountId} AND status IN ('queued', 'running')),
-    ${bucketReservation(credit, periodOf(now), gate ? Prisma.sql`${underLimits} AND ${gate.passed}` : underLimits)},
-    ${recorded(Prisma.sql`taken`)}
-    SELECT live.account, live.key, (SELECT bucket::text FROM taken) AS bucket, ${creditLeft(accountId)} AS left,
-           (SELECT count(*)::int FROM woken) AS woken${gate ? Prisma.sql`, ${gate.answers}` : Prisma.empty}
+    live AS (${liveCountsOf(job.accountId, job.keyId)}),
+    ${bucketReservation(credit, periodOf(job.now), gate ? Prisma.sql`${underLimits} AND ${gate.passed}` : underLimits)},
+    ${renderJobRecording(job, Prisma.sql`taken`)}
+    SELECT live.account, live.key, (SELECT bucket::text FROM taken) AS bucket, ${creditLeft(job.accountId)} AS left${gate ? Prisma.sql`, ${gate.answers}` : Prisma.empty}
       FROM live`);
   if (gate) await gate.refuse(row!);
   refuseOverLiveLimits(row ?? { account: 0, key: 0 });
   if (!row?.bucket) return false;
   countReserved(1);
   return true;
-}
-
-export const newRenderJobId = (kind: RenderKind) => newId(kind === 'pdf' ? 'pdf_' : 'image_');
-
-/** 429 account_concurrency_limited or key_concurrency_limited when live counts are at their limits. */
-export function refuseOverLiveLimits(live: { account: number; key: number }): void {
-  if (live.account >= accountConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
-  if (live.key >= keyConcurrency) throw new DomainError('key_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
 }
 
 /** Whether the queue already holds `bound` jobs; counts no further than that. */
@@ -197,7 +152,3 @@ async function backlogFull(db: DbOrTx, bound: number): Promise<boolean> {
 
 /** How many renders are queued, counted no further than `bound`. */
 const queuedUpTo = (bound: number) => Prisma.sql`SELECT count(*)::int FROM (SELECT 1 FROM render_jobs WHERE status = 'queued' LIMIT ${bound}) AS backlog`;
-
-export function isTerminal(job: { status: string } | null): boolean {
-  return job !== null && job.status !== 'queued' && job.status !== 'running';
-}

@@ -5,15 +5,14 @@
 // jobs through the render queue, the account's and key's live-job limits counted together with
 // its billed renders (429 account_concurrency_limited, key_concurrency_limited). Admitted jobs
 // are bulk work: they wait behind every customer's single render for a worker and a browser.
-import { Prisma, type Tx } from '@svc/db';
+import type { Tx } from '@svc/db';
 import { takeRateAmount } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { DomainError } from '../shared/errors.ts';
-import { lockAccountAdmissions, refuseOverLiveLimits, refuseWhenOverloaded } from './admit-render-job.ts';
+import { lockAccountAdmissions, refuseWhenOverloaded } from './admit-render-job.ts';
+import { liveCountsFor, liveJobs, liveLimitRefusal, refuseOverLiveLimits } from './render-job-store.ts';
 
 /** Unbilled jobs an account holds live at once (a comparison renders its two images one after the other). */
 export const unbilledConcurrency = 4;
-const concurrencyRetrySeconds = 1;
 
 export interface UnbilledRenderBudget {
   accountId: string;
@@ -46,11 +45,7 @@ export interface AdmitUnbilledJobOptions {
 export async function admitUnbilledJob(ctx: ServiceContext, tx: Tx, options: AdmitUnbilledJobOptions): Promise<void> {
   await refuseWhenOverloaded(ctx, unbilledBacklog(ctx));
   await lockAccountAdmissions(tx, options.accountId);
-  const [live] = await tx.$queryRaw<{ account: number; key: number; unbilled: number }[]>(Prisma.sql`
-    SELECT count(*)::int AS account,
-           (count(*) FILTER (WHERE key_id IS NOT DISTINCT FROM ${options.keyId}))::int AS key,
-           (count(*) FILTER (WHERE credit = 'none'))::int AS unbilled
-      FROM render_jobs WHERE account_id = ${options.accountId} AND status IN ('queued', 'running')`);
-  refuseOverLiveLimits(live ?? { account: 0, key: 0 });
-  if ((live?.unbilled ?? 0) >= unbilledConcurrency) throw new DomainError('account_concurrency_limited', { retryAfterSeconds: concurrencyRetrySeconds });
+  const live = await liveJobs(tx, options.accountId);
+  refuseOverLiveLimits(liveCountsFor(live, options.keyId));
+  if (live.unbilled >= unbilledConcurrency) throw liveLimitRefusal('account');
 }

@@ -1,39 +1,69 @@
-import pg from 'pg';
-import { type CompletionWaiter, type CompletionWatch, renderFinishedChannel } from '../ports/completion-waiter.ts';
+import { withDeadline } from '@svc/deadline';
+import { listen, type Listener } from '@svc/db';
+import { adaptAnsweredChannel, type CompletionWaiter, type CompletionWatch, renderFinishedChannel } from '../ports/completion-waiter.ts';
 import type { Logger } from '../shared/context.ts';
+import type { RenderJobRecord } from '../shared/records.ts';
+import { decodeRenderFinished } from './render-job-store.ts';
+
+/** What a wait is woken with: the finished job its notice carried, or null. */
+type Wake = (carried: RenderJobRecord | null) => void;
+
+interface Watch {
+  wait(timeoutMs: number, isFinished: () => Promise<boolean>, askFirst?: boolean): Promise<RenderJobRecord | null>;
+  cancel(): void;
+}
 
 /**
- * The completion waiter on Postgres: one LISTEN connection per process, woken by the NOTIFY
- * that the worker sends in the transaction that ends the job, so it works across machines.
+ * The completion waiter on Postgres: one LISTEN connection per process (render ends and adapt
+ * answers), woken by the NOTIFY that the worker sends in the transaction that ends the job, so
+ * it works across machines.
  */
 export class PgCompletionWaiter implements CompletionWaiter {
-  private client: pg.Client | null = null;
-  private connecting: Promise<void> | null = null;
-  /** Counts the listening connections made; a watch made on one that is still the current one missed no notice. */
-  private connection = 0;
-  private readonly waiters = new Map<string, Set<(carried: string | null) => void>>();
+  private readonly listener: Listener;
+  /** Waits by channel, then by id. */
+  private readonly waiters = new Map<string, Map<string, Set<Wake>>>([
+    [renderFinishedChannel, new Map()],
+    [adaptAnsweredChannel, new Map()],
+  ]);
 
-  constructor(
-    private readonly url: string,
-    private readonly logger: Logger,
-  ) {}
+  constructor(url: string, private readonly logger: Logger) {
+    this.listener = listen({
+      url,
+      channels: [renderFinishedChannel, adaptAnsweredChannel],
+      onNotice: (channel, payload) => {
+        const { jobId, job } = channel === renderFinishedChannel ? decodeRenderFinished(payload) : { jobId: payload, job: null };
+        for (const wake of this.waiters.get(channel)?.get(jobId) ?? []) wake(job);
+      },
+      onLost: (error) => this.logger.warn('completion listener lost its connection', { error: String(error ?? 'the server ended it') }),
+    });
+  }
 
-  async wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<string | null> {
+  async wait(jobId: string, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<RenderJobRecord | null> {
     // the job may have ended before this subscribed: asked once after subscribing
     return (await this.watch(jobId)).wait(timeoutMs, isFinished, true);
   }
 
-  async watch(jobId: string): Promise<CompletionWatch & { wait(timeoutMs: number, isFinished: () => Promise<boolean>, askFirst?: boolean): Promise<string | null> }> {
-    await this.connect().catch((error: unknown) => this.logger.warn('completion listener unavailable', { error: String(error) }));
-    const connection = this.client ? this.connection : null;
-    let wake!: (carried: string | null) => void;
-    const woken = new Promise<string | null>((resolve) => (wake = resolve));
-    const set = this.waiters.get(jobId) ?? new Set();
+  watch(jobId: string): Promise<CompletionWatch & Watch> {
+    return this.watchOn(renderFinishedChannel, jobId);
+  }
+
+  async waitForAdapt(adaptId: string, timeoutMs: number, isAnswered: () => Promise<boolean>): Promise<void> {
+    await (await this.watchOn(adaptAnsweredChannel, adaptId)).wait(timeoutMs, isAnswered, true);
+  }
+
+  private async watchOn(channel: string, id: string): Promise<Watch> {
+    await this.listener.connect().catch((error: unknown) => this.logger.warn('completion listener unavailable', { error: String(error) }));
+    // a watch made on the connection that still listens when it waits missed no notice
+    const connection = this.listener.connection;
+    let wake!: Wake;
+    const woken = new Promise<RenderJobRecord | null>((resolve) => (wake = resolve));
+    const byId = this.waiters.get(channel)!;
+    const set = byId.get(id) ?? new Set();
     set.add(wake);
-    this.waiters.set(jobId, set);
+    byId.set(id, set);
     const stop = () => {
       set.delete(wake);
-      if (set.size === 0 && this.waiters.get(jobId) === set) this.waiters.delete(jobId);
+      if (set.size === 0 && byId.get(id) === set) byId.delete(id);
     };
     return {
       cancel: stop,
@@ -41,14 +71,12 @@ export class PgCompletionWaiter implements CompletionWaiter {
         // a monotonic deadline: how long a request waits is real time, whatever the service clock says
         const deadline = performance.now() + timeoutMs;
         try {
-          const heardEverything = connection !== null && this.client !== null && connection === this.connection;
+          const heardEverything = connection !== null && connection === this.listener.connection;
           if ((askFirst || !heardEverything) && (await isFinished())) return null;
           while (performance.now() < deadline) {
             // a slow poll backs up the notification in case the connection was lost
-            const slice = Math.min(1000, deadline - performance.now());
-            const timedOut = Symbol('timed out');
-            const heard = await Promise.race([woken, new Promise<typeof timedOut>((resolve) => setTimeout(resolve, slice, timedOut))]);
-            if (heard !== timedOut) return heard;
+            const heard = await withDeadline(woken, Math.min(1000, deadline - performance.now()), () => 'timed out' as const);
+            if (heard !== 'timed out') return heard;
             if (await isFinished()) return null;
           }
           return null;
@@ -59,37 +87,7 @@ export class PgCompletionWaiter implements CompletionWaiter {
     };
   }
 
-  private connect(): Promise<void> {
-    if (this.client) return Promise.resolve();
-    this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url });
-      client.on('notification', (message) => {
-        const payload = message.payload ?? '';
-        const space = payload.indexOf(' ');
-        const jobId = space === -1 ? payload : payload.slice(0, space);
-        for (const wake of this.waiters.get(jobId) ?? []) wake(space === -1 ? null : payload.slice(space + 1));
-      });
-      client.on('error', (error) => {
-        this.logger.warn('completion listener lost its connection', { error: String(error) });
-        if (this.client === client) this.client = null;
-        client.end().catch(() => {});
-      });
-      // a connection that ends without an error (the server shut down) is no longer listening either
-      client.on('end', () => {
-        if (this.client === client) this.client = null;
-      });
-      await client.connect();
-      await client.query(`LISTEN ${renderFinishedChannel}`);
-      this.connection++;
-      this.client = client;
-    })().finally(() => {
-      this.connecting = null;
-    });
-    return this.connecting;
-  }
-
   async close(): Promise<void> {
-    await this.client?.end().catch(() => {});
-    this.client = null;
+    await this.listener.close();
   }
 }

@@ -1,14 +1,16 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
 import { checkAssetReferences, checkHeaderFooterImages } from '../assets/asset-references.ts';
-import { type DbOrTx, Prisma, queryAfter, queryRows } from '@svc/db';
+import { type DbOrTx, queryAfter } from '@svc/db';
 import { keyIdOf, overageCapOf, type Principal, principalSubject } from '../auth/principal.ts';
 import type { CompletionWatch } from '../ports/completion-waiter.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { selectBrandValues } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
-import { accountLock, admitRenderJob, admitRenderJobWithToken, isTerminal, lockAccountAdmissions, newRenderJobId, takeRenderCreationToken } from './admit-render-job.ts';
+import { newRenderJobId } from '../shared/ids.ts';
+import { accountLock, admitRenderJob, admitRenderJobWithToken, lockAccountAdmissions, takeRenderCreationToken } from './admit-render-job.ts';
 import { defaultFilename, safeName } from './filename.ts';
+import { isTerminal, readRenderJob } from './render-job-store.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { requestFingerprint } from './request-fingerprint.ts';
 import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
@@ -75,37 +77,15 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
       watch = null;
     }
   }
-  let carried: string | null = null;
+  let carried: RenderJobRecord | null = null;
   if (waiting) {
     const id = jobId;
     const isFinished = async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id }, select: { status: true } }));
     carried = watch ? await watch.wait(ctx.config.renderWaitMs, isFinished) : await ctx.completions.wait(id, ctx.config.renderWaitMs, isFinished);
   }
-  const job = (carried !== null && renderJobFromNotice(carried, jobId)) || (await readRenderJob(ctx.db, jobId));
+  // the finish's notice carries the finished job, so the answer needs no look at it
+  const job = carried ?? (await readRenderJob(ctx.db, jobId));
   return { job, finished: isTerminal(job) };
-}
-
-/** The columns of render_jobs that hold a time: a Date in the record, text in JSON. */
-export const renderJobTimeColumns: ReadonlySet<string> = new Set(['expires_at', 'lease_expires_at', 'hidden_at', 'created_at', 'started_at', 'finished_at']);
-
-/** The record of render_jobs' columns (`row`) under the model's field names. */
-function renderJobRecord(row: Record<string, unknown>): RenderJobRecord {
-  return Object.fromEntries(Object.entries(row).map(([column, value]) => [column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()), value])) as unknown as RenderJobRecord;
-}
-
-/** The job as the answer shows it, read with the driver (queryRows) rather than the model's findUnique. */
-async function readRenderJob(db: DbOrTx, jobId: string): Promise<RenderJobRecord> {
-  const [row] = await queryRows<Record<string, unknown>>(db, Prisma.sql`SELECT * FROM render_jobs WHERE id = ${jobId}`);
-  if (!row) throw new Error(`render job ${jobId} not found`);
-  return renderJobRecord(row);
-}
-
-/** The finished job from its finish's notice (the row as JSON, see finishNotice), or null when it is not that job's row. */
-function renderJobFromNotice(carried: string, jobId: string): RenderJobRecord | null {
-  const row = JSON.parse(carried) as Record<string, unknown>;
-  if (row.id !== jobId || typeof row.status !== 'string' || !isTerminal({ status: row.status })) return null;
-  for (const column of renderJobTimeColumns) if (typeof row[column] === 'string') row[column] = new Date(row[column]);
-  return renderJobRecord(row);
 }
 
 async function findReplay(db: DbOrTx, accountId: string, kind: RenderKind, key: string, fingerprint: string): Promise<string | null> {
@@ -135,10 +115,7 @@ async function admit(
     reference: request.reference ?? null,
     filename: request.filename ?? defaultFilename(now, spec.template && (safeName(spec.template.name ?? '') || spec.template.id)),
     template: spec.template ? { id: spec.template.id, version: spec.template.version } : null,
-    dataSha256: spec.dataSha256,
-    options: spec.options,
-    html: spec.html,
-    assetIds,
+    input: { html: spec.html, options: spec.options, assetIds, dataSha256: spec.dataSha256 },
     retryOf: null,
     now,
   };

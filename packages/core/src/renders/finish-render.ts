@@ -5,8 +5,8 @@ import { taskPriority } from '../tasks/catalog.ts';
 import { addJob, addJobOf } from '../tasks/enqueue.ts';
 import { metrics } from '../metrics/metrics.ts';
 import { newId } from '../shared/ids.ts';
-import { renderFinishedChannel } from '../ports/completion-waiter.ts';
 import { listeningWebhooks } from '../webhooks/listening-webhooks.ts';
+import { renderFinishedNotice } from './render-job-store.ts';
 import { type ReportInput, storedReport } from './render-report.ts';
 
 export interface Artifact {
@@ -105,16 +105,14 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
     ${credit}
     SELECT job.account_id, job.kind::text AS kind, job.created_at, job.started_at,
            (SELECT COALESCE(sum(amount), 0)::int FROM ${Prisma.raw(outcome.status === 'succeeded' ? 'settled' : 'released')}) AS credits,
-           -- the job's id, then (when it fits the 8,000 bytes a notice may carry) the finished row as
-           -- JSON, so a request waiting for the job answers without reading it (renderJobFromNotice)
-           pg_notify(${renderFinishedChannel}, CASE WHEN octet_length(finished.json) < 7900 THEN job.id || ' ' || finished.json ELSE job.id END) IS NOT NULL AS notified,
+           ${renderFinishedNotice} IS NOT NULL AS notified,
            CASE WHEN EXISTS (${listeningWebhooks(Prisma.sql`job.account_id`, type)})
                 THEN (SELECT 1 FROM ${fanOut}) END AS fanned_out,
            CASE WHEN EXISTS (SELECT 1 FROM render_group_members m WHERE m.account_id = job.account_id AND m.state = 'pending')
                  AND (SELECT count(*) FROM render_jobs waiting
                        WHERE waiting.account_id = job.account_id AND waiting.status = 'queued' AND waiting.group_id IS NOT NULL AND waiting.id <> job.id) < ${drainBelowQueued}
                 THEN (SELECT 1 FROM ${drain}) END AS drained
-      FROM job, LATERAL (SELECT row_to_json(job)::text AS json) finished`,
+      FROM job`,
   );
   const [row] = finished;
   if (row) countFinish(row, outcome, now);

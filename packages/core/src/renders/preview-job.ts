@@ -5,12 +5,13 @@
 import type { TemplateOutput } from '@svc/contracts';
 import { findAssetReferences } from '../assets/asset-references.ts';
 import { admitUnbilledJob } from './admit-unbilled-render.ts';
-import { queueRender } from './render-queue.ts';
+import { recordRenderJob } from './render-job-store.ts';
 import { effectiveOptions } from './render-spec.ts';
 import { runRenderJob } from './run-render-job.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { newId } from '../shared/ids.ts';
+import { newRenderJobId } from '../shared/ids.ts';
 import { readAll } from '../storage/read-all.ts';
+import { delay } from '@svc/deadline';
 
 export interface CandidateRender {
   jobId: string;
@@ -42,30 +43,31 @@ export interface RenderCandidateOptions {
   listed?: boolean;
 }
 
-/** Records the preview job (queued, credit none) with its captured assets. */
+/** Records the preview job (credit none) with its captured assets; queued as bulk work when `queue` says so. */
 export async function createPreviewJob(ctx: ServiceContext, options: RenderCandidateOptions): Promise<string> {
   const { output } = options;
   const kind = output.type;
-  const jobId = newId(kind === 'pdf' ? 'pdf_' : 'image_');
   const request = output.type === 'pdf' ? { html: options.html } : { html: options.html, image: { format: output.format, width: output.width, height: output.height } };
-  const renderOptions = effectiveOptions(kind, request as never);
-  // checked against the account at candidate time; captured now like any render's
-  const assetIds = findAssetReferences(options.html, 'source');
   const now = ctx.clock();
+  const job = {
+    id: newRenderJobId(kind),
+    accountId: options.accountId,
+    keyId: options.keyId,
+    kind,
+    unbilled: true,
+    filename: options.filename ?? 'template-preview',
+    template: null,
+    // assets checked against the account at candidate time; captured now like any render's
+    input: { html: options.html, options: effectiveOptions(kind, request as never), assetIds: findAssetReferences(options.html, 'source'), dataSha256: null },
+    hiddenAt: options.listed === false ? now : null,
+    queued: options.queue === true,
+    now,
+  };
   await ctx.db.$transaction(async (tx) => {
     if (options.queue) await admitUnbilledJob(ctx, tx, { accountId: options.accountId, keyId: options.keyId });
-    await tx.$executeRaw`
-      WITH job AS (
-        INSERT INTO render_jobs (id, account_id, key_id, kind, credit, filename, options, hidden_at, created_at)
-        VALUES (${jobId}, ${options.accountId}, ${options.keyId}, ${kind}::"RenderKind", 'none'::"JobCredit", ${options.filename ?? 'template-preview'},
-                ${JSON.stringify(renderOptions)}::jsonb, ${options.listed === false ? now : null}::timestamptz, ${now})
-        RETURNING id)
-      INSERT INTO render_inputs (job_id, html) SELECT id, ${options.html} FROM job`;
-    if (assetIds.length > 0) await tx.$executeRaw`INSERT INTO render_job_assets (job_id, asset_id) SELECT ${jobId}, unnest(${assetIds}::text[])`;
-    // unbilled work waits behind every customer's single render
-    if (options.queue) await queueRender(tx, jobId, { bulk: true });
+    await recordRenderJob(tx, job);
   });
-  return jobId;
+  return job.id;
 }
 
 /** Renders a preview job in this task and reads its result (a job another worker holds is waited for). */
@@ -74,7 +76,7 @@ export async function runPreviewJob(ctx: ServiceContext, jobId: string): Promise
   let job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
   // another claimer has it (recovery after a lost worker): wait for its end
   for (let waited = 0; (job.status === 'queued' || job.status === 'running') && waited < ctx.config.renderLeaseMs * 2; waited += 1000) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await delay(1000);
     if (job.status === 'queued') await runRenderJob(ctx, { jobId });
     job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
   }

@@ -1,4 +1,4 @@
-import { queueRender } from './render-queue.ts';
+import { isBulkWork, queueRender } from './render-queue.ts';
 import type { ServiceContext } from '../shared/context.ts';
 
 /**
@@ -12,7 +12,7 @@ export async function recoverStaleRenders(ctx: ServiceContext): Promise<number> 
     select: { id: true, groupId: true, credit: true },
     take: 500,
   });
-  for (const job of stale) await queueRender(ctx.db, job.id, { bulk: job.groupId !== null || job.credit === 'none' });
+  for (const job of stale) await queueRender(ctx.db, job.id, { bulk: isBulkWork(job) });
   if (stale.length > 0) ctx.logger.warn('renders taken up again after a lost worker', { count: stale.length });
   return stale.length;
 }

@@ -10,23 +10,27 @@ import type { ServiceContext } from '../shared/context.ts';
 export const renderQueuedChannel = 'render_queued';
 
 /**
- * Common table expressions that queue the jobs of `jobs` (a relation with an id column) and
- * wake the workers when the statement's transaction commits; `queued` names the entries made.
+ * A common table expression, `queued`, that queues the jobs of `jobs` (a relation with an id
+ * column) and wakes the workers when the statement's transaction commits: the NOTIFY is in the
+ * insert's RETURNING, so it goes out whether or not the statement reads `queued` (PostgreSQL
+ * sends one of identical notices of a transaction).
  */
 export function renderQueueEntries(jobs: Prisma.Sql, bulk: boolean): Prisma.Sql {
   return Prisma.sql`
     queued AS (
       INSERT INTO render_queue (job_id, bulk) SELECT id, ${bulk}::boolean FROM ${jobs}
       ON CONFLICT (job_id) DO NOTHING
-      RETURNING job_id),
-    woken AS (SELECT pg_notify(${renderQueuedChannel}, ${bulk ? 'bulk' : 'single'}) FROM queued LIMIT 1)`;
+      RETURNING job_id, pg_notify(${renderQueuedChannel}, ${bulk ? 'bulk' : 'single'}))`;
 }
 
-/** Queues one job (a group member's as bulk work). */
+/** Whether a job waits in the queue's bulk side: a group member, or unbilled work (credit none), goes behind every single render. */
+export const isBulkWork = (job: { groupId: string | null; credit: string }) => job.groupId !== null || job.credit === 'none';
+
+/** Queues one job again (recovery of a job whose worker vanished; a group member's or unbilled work as bulk work). */
 export async function queueRender(db: DbOrTx, jobId: string, options: { bulk: boolean }): Promise<void> {
   await db.$queryRaw`
     WITH job AS (SELECT ${jobId}::text AS id), ${renderQueueEntries(Prisma.sql`job`, options.bulk)}
-    SELECT count(*)::int AS woken FROM woken`;
+    SELECT count(*)::int AS queued FROM queued`;
 }
 
 export interface ClaimedJob {

@@ -52,10 +52,7 @@ export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRender
       reference: original.reference,
       filename: original.filename,
       template: original.templateId && original.templateVersion ? { id: original.templateId, version: original.templateVersion } : null,
-      dataSha256: original.dataSha256,
-      options: original.options,
-      html: input.html,
-      assetIds: assets.map((asset) => asset.assetId),
+      input: { html: input.html, options: original.options, assetIds: assets.map((asset) => asset.assetId), dataSha256: original.dataSha256 },
       retryOf: original.id,
       now,
     });

@@ -1,7 +1,7 @@
 // Adapting in a worker's browser, for a process without one (the web process): the web side
 // queues an adapt request (adaptInWorker) and waits; the worker answers it (runAdaptRequest).
 import { enqueue } from '../tasks/enqueue.ts';
-import { renderFinishedChannel } from '../ports/completion-waiter.ts';
+import { adaptAnsweredChannel } from '../ports/completion-waiter.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { newId } from '../shared/ids.ts';
 import { adaptInBrowser, type AdaptOutcome } from './adapt-in-browser.ts';
@@ -38,7 +38,7 @@ export async function runAdaptRequest(ctx: ServiceContext, { adaptId }: RunAdapt
       : { error: 'resize_source_unsupported' };
   await ctx.db.$transaction(async (tx) => {
     const stored = await tx.$executeRaw`UPDATE adapt_requests SET result = ${JSON.stringify(result)}::jsonb WHERE id = ${adaptId} AND result IS NULL`;
-    if (stored > 0) await tx.$executeRaw`SELECT pg_notify(${renderFinishedChannel}, ${adaptId})`;
+    if (stored > 0) await tx.$executeRaw`SELECT pg_notify(${adaptAnsweredChannel}, ${adaptId})`;
   });
 }
 
@@ -59,7 +59,7 @@ export async function adaptInWorker(ctx: ServiceContext, input: { marked: string
   });
   const answered = async () => (await ctx.db.adaptRequest.findUnique({ where: { id }, select: { result: true } }))?.result ?? null;
   try {
-    await ctx.completions.wait(id, ctx.config.adaptTimeoutMs, async () => (await answered()) !== null);
+    await ctx.completions.waitForAdapt(id, ctx.config.adaptTimeoutMs, async () => (await answered()) !== null);
     const result = await answered();
     return result === null ? { error: 'resize_timeout' } : (result as AdaptOutcome);
   } finally {

@@ -58,5 +58,6 @@ async function pollUntilFinished(timeoutMs: number, isFinished: () => Promise<bo
 const pollingCompletions: CompletionWaiter = {
   wait: (_jobId, timeoutMs, isFinished) => pollUntilFinished(timeoutMs, isFinished),
   watch: async () => ({ wait: pollUntilFinished, cancel: () => {} }),
+  waitForAdapt: async (_adaptId, timeoutMs, isAnswered) => void (await pollUntilFinished(timeoutMs, isAnswered)),
   close: async () => {},
 };
