@@ -5,7 +5,7 @@
 import type { TemplateOutput } from '@svc/contracts';
 import { findAssetReferences } from '../assets/asset-references.ts';
 import { admitUnbilledJob } from './admit-unbilled-render.ts';
-import { recordRenderJob } from './render-job-store.ts';
+import { isTerminal, recordRenderJob } from './render-job-store.ts';
 import { effectiveOptions } from './render-spec.ts';
 import { runRenderJob } from './run-render-job.ts';
 import type { ServiceContext } from '../shared/context.ts';
@@ -75,12 +75,12 @@ export async function runPreviewJob(ctx: ServiceContext, jobId: string): Promise
   await runRenderJob(ctx, { jobId });
   let job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
   // another claimer has it (recovery after a lost worker): wait for its end
-  for (let waited = 0; (job.status === 'queued' || job.status === 'running') && waited < ctx.config.renderLeaseMs * 2; waited += 1000) {
+  for (let waited = 0; !isTerminal(job) && waited < ctx.config.renderLeaseMs * 2; waited += 1000) {
     await delay(1000);
     if (job.status === 'queued') await runRenderJob(ctx, { jobId });
     job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
   }
-  if (job.status === 'queued' || job.status === 'running') throw new Error('preview job did not end');
+  if (!isTerminal(job)) throw new Error('preview job did not end');
   let bytes: Buffer | null = null;
   if (job.status === 'succeeded' && job.storageKey) {
     const stored = await ctx.storage.open(job.storageKey);

@@ -74,7 +74,7 @@ const inputValues = (input: RenderJobInput) => Prisma.sql`
   SELECT ${input.html}::text AS html, ${JSON.stringify(input.options)}::jsonb AS options, ${input.assetIds}::text[] AS asset_ids, ${input.dataSha256}::text AS data_sha256`;
 
 /**
- * Records a job admitted by checks of its caller's transaction (a group member, a preview) in one
+ * Records a job admitted by its caller's checks (a group member, a preview, a render paid the general way) in one
  * statement, which ends with `then` (a statement over `created`).
  */
 export async function recordRenderJob(db: DbOrTx, job: NewRenderJob, then: Prisma.Sql = Prisma.sql`SELECT id FROM created`): Promise<void> {
@@ -92,13 +92,13 @@ const concurrencyRetrySeconds = 1;
 const liveStatuses = ['queued', 'running'] as const;
 
 /** Whether a job has ended (null: no job). */
-export function isTerminal(job: { status: string } | null): boolean {
+export function isTerminal<Job extends { status: string }>(job: Job | null): job is Job & { status: Exclude<Job['status'], (typeof liveStatuses)[number]> } {
   return job !== null && !(liveStatuses as readonly string[]).includes(job.status);
 }
 
 /** The account's live jobs, as a relation of key_id, group_id and credit. */
 const liveJobsOf = (accountId: string) =>
-  Prisma.sql`(SELECT key_id, group_id, credit FROM render_jobs WHERE account_id = ${accountId} AND status IN (${Prisma.join([...liveStatuses])})) AS live_jobs`;
+  Prisma.sql`(SELECT key_id, group_id, credit FROM render_jobs WHERE account_id = ${accountId} AND status IN (${Prisma.raw(liveStatuses.map((status) => `'${status}'`).join(', '))})) AS live_jobs`;
 
 /** A statement's relation of the live counts that concern a new job of `keyId` (a session's "key" count is the account's jobs made without a key). */
 export const liveCountsOf = (accountId: string, keyId: string | null) => Prisma.sql`

@@ -3,6 +3,7 @@ import type { ServiceContext } from '../shared/context.ts';
 import type { RenderJobRecord } from '../shared/records.ts';
 import { admitRenderJob, lockAccountAdmissions, refuseWhenOverloaded } from './admit-render-job.ts';
 import { passwordErased } from './finish-render.ts';
+import { isTerminal } from './render-job-store.ts';
 
 export interface RetryRenderJobOptions {
   jobId: string;
@@ -24,7 +25,7 @@ export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRender
   if (!original) throw notFound();
   const existing = await ctx.db.renderJob.findUnique({ where: { retryOf: original.id } });
   if (existing) return existing;
-  if (original.status === 'queued' || original.status === 'running') throw new DomainError('job_not_finished');
+  if (!isTerminal(original)) throw new DomainError('job_not_finished');
   if (original.status !== 'failed') throw new DomainError('operation_conflict');
   // its open password was erased when it failed: a retry would make the file unencrypted
   if (passwordErased(original.options)) throw new DomainError('operation_conflict');
