@@ -4,7 +4,7 @@ import { emptyFindings, type RenderFindings } from '@svc/contracts';
 import { describe, expect, it } from 'vitest';
 import { finishRender } from '../packages/core/src/renders/finish-render.ts';
 import { newId } from '../packages/core/src/shared/ids.ts';
-import { newAccount, serviceDb } from './support/api.ts';
+import { newAccount, serviceContext, serviceDb } from './support/api.ts';
 import { expectAccessible, screenshot, signIn, useBrowser } from './support/browser.ts';
 import { renderOk } from './support/files.ts';
 
@@ -60,7 +60,7 @@ describe('render page', () => {
       timing: { ...emptyFindings().timing, content_load_ms: 12 },
     };
     const finished = await serviceDb().$transaction((tx) =>
-      finishRender(tx, { jobId, attempt: 1, outcome: { status: 'failed', category: 'unsafe_asset', code: 'blocked_request' }, now: new Date(), report: { findings, storageMs: null } }),
+      finishRender(tx, { jobId, attempt: 1, outcome: { status: 'failed', category: 'unsafe_asset', code: 'blocked_request' }, now: new Date(), report: { findings, storageMs: null }, metrics: serviceContext().metrics }),
     );
     expect(finished).toBe(true);
 

@@ -113,7 +113,7 @@ describe('render report', () => {
     const ctx = serviceContext();
     const jobId = await createPreviewJob(ctx, { accountId: account.accountId, keyId: null, html: '<p>never</p>', output: { type: 'image', format: 'png', width: 300, height: 100 } });
     const now = new Date();
-    expect(await serviceDb().$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: { status: 'cancelled' }, now }))).toBe(true);
+    expect(await serviceDb().$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: { status: 'cancelled' }, now, metrics: ctx.metrics }))).toBe(true);
     const stored = await serviceDb().renderJob.findUniqueOrThrow({ where: { id: jobId } });
     expect(stored.report).not.toBeNull();
     const report = await reportOf('image', jobId, account.apiKey);
@@ -134,7 +134,7 @@ describe('render report', () => {
       timing: { ...emptyFindings().timing, content_load_ms: 12.6 },
     };
     const finish = { status: 'failed', category: 'renderer_failure', code: 'render_crashed' } as const;
-    expect(await serviceDb().$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: finish, now: new Date(), report: { findings, storageMs: null } }))).toBe(true);
+    expect(await serviceDb().$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: finish, now: new Date(), report: { findings, storageMs: null }, metrics: serviceContext().metrics }))).toBe(true);
     const report = await reportOf('pdf', jobId, account.apiKey);
     expect(report.problems).toHaveLength(maxReportEntries);
     expect(report.problems[0]).toEqual(clipped(0));

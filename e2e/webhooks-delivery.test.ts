@@ -2,6 +2,7 @@
 // loopback HTTPS receiver, test CA trusted) renders real jobs, and every signature the
 // receiver gets is checked with the stripe package's verifier (the same t=,v1= scheme).
 import { createHmac } from 'node:crypto';
+import { processMetrics } from '../packages/core/src/metrics/metrics.ts';
 import { finishRender } from '../packages/core/src/renders/finish-render.ts';
 import { newId } from '../packages/core/src/shared/ids.ts';
 import Stripe from 'stripe';
@@ -213,7 +214,7 @@ describe('webhook deliveries', () => {
       const id = newId('image_');
       await env.database.db.renderJob.create({ data: { id, accountId: account.accountId, kind: 'image', filename: 'x', options: {}, credit: 'none' } });
       const outcome = status === 'failed' ? ({ status, category: 'internal_failure', code: 'render_failed' } as const) : ({ status } as const);
-      await env.database.db.$transaction((tx) => finishRender(tx, { jobId: id, attempt: null, outcome, now: new Date() }));
+      await env.database.db.$transaction((tx) => finishRender(tx, { jobId: id, attempt: null, outcome, now: new Date(), metrics: processMetrics() }));
       return id;
     };
     const failedJob = await finish('failed');

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { type ErrorCode, errorBody, operations, RouteTable } from '@svc/contracts';
 import { answerProbe, type ProbeOptions } from '@svc/core/probes';
 import next from 'next';
-import { type Logger, silentLogger, withLogScope } from '@svc/core';
+import { type Logger, type ServiceMetrics, silentLogger, withLogScope } from '@svc/core';
 import { clientAddressHeader, resolveClientAddress } from './http/client-address.ts';
 import { countRequest, routeLabel } from './http/request-metrics.ts';
 import { dispatchV1, type MatchedRoute } from './http/v1-dispatch.ts';
@@ -74,7 +74,9 @@ export interface StartWebOptions {
   /** Reverse proxies in front (SVC_TRUSTED_PROXY_HOPS): whose X-Forwarded-For entries name the client. */
   trustedProxyHops?: number;
   /** What /readyz checks besides shutdown, and the /metrics token; unset: ready whenever not shutting down. */
-  probes?: ProbeOptions;
+  probes?: Omit<ProbeOptions, 'metrics'>;
+  /** The families requests are counted into and /metrics answers with (the service context's). */
+  metrics: ServiceMetrics;
   /** Where a line per answered request and the causes of failed requests go. */
   logger?: Logger;
 }
@@ -90,7 +92,7 @@ function logWhenAnswered(req: IncomingMessage, res: ServerResponse, logger: Logg
   });
 }
 
-export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyHops = 0, probes, logger = silentLogger }: StartWebOptions) {
+export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyHops = 0, probes, metrics, logger = silentLogger }: StartWebOptions) {
   const dir = fileURLToPath(new URL('..', import.meta.url));
   const app = next({ dev: false, dir, hostname, port, quiet: true });
   await app.prepare();
@@ -101,6 +103,7 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
   let shuttingDown = false;
   const probeOptions: ProbeOptions = {
     metricsToken: probes?.metricsToken,
+    metrics,
     readiness: async () => (shuttingDown ? { accepting: false } : { accepting: true, ...(await probes?.readiness()) }),
   };
   // while closing, every answer ends its connection, so keep-alive clients do not hold the close up
@@ -123,7 +126,7 @@ export async function startWebServer({ port, hostname = '0.0.0.0', trustedProxyH
     res.setHeader('x-request-id', requestId);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     let route: 'answered' | 'next' | 'probe' | MatchedRoute = 'answered';
-    countRequest(req, res, () => routeLabel(path, route));
+    countRequest(metrics, req, res, () => routeLabel(path, route));
     if (answerProbe(req, res, probeOptions)) {
       route = 'probe';
       return;
@@ -202,6 +205,7 @@ if (isMain) {
     hostname: config.web.host,
     trustedProxyHops: config.web.trustedProxyHops,
     probes: { metricsToken: config.metricsToken, readiness: () => databaseReadiness(serviceContext().db) },
+    metrics: serviceContext().metrics,
     logger,
   });
   logger.info('web listening', { port });

@@ -66,12 +66,13 @@ const taskQueueListeners = new Set<string>();
 
 // up before the browser and the queues, so liveness answers while the worker starts; ready once
 // everything it needs to take work is there (a lazy browser starts with the first render)
-observeQueues(db);
-observeBrowserPool(renderEngine.poolStatus);
+observeQueues(ctx.metrics, db);
+observeBrowserPool(ctx.metrics, renderEngine.poolStatus);
 const health = config.workerHealth
   ? await startHealthServer({
       ...config.workerHealth,
       metricsToken: config.metricsToken,
+      metrics: ctx.metrics,
       readiness: async () =>
         stopRequested
           ? { accepting: false }

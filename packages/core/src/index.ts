@@ -64,6 +64,7 @@ export { listOperatorActions, type OperatorActionRecord } from './operators/list
 export { ownerOf } from './operators/owner-of.ts';
 export { auditActions, auditTargetTypes, recordOperatorAction } from './operators/record-operator-action.ts';
 export { revokeOperatorToken } from './operators/revoke-operator-token.ts';
+export type { ServiceMetrics } from './ports/metrics.ts';
 export type { RenderEngine } from './ports/render-engine.ts';
 export { compareTemplateVersions } from './renders/compare-template-versions.ts';
 export { createRender } from './renders/create-render.ts';

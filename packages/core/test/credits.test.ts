@@ -13,7 +13,7 @@ async function reserve(account: { accountId: string; keyId: string; plan: Plan }
   const jobId = newId('pdf_');
   try {
     const [reservation] = await ctx.db.$transaction((tx) =>
-      reserveCredits(tx, { accountId: account.accountId, plan: account.plan, keyId: account.keyId, overageCap: cap, holder: { jobId }, now: ctx.clock() }),
+      reserveCredits(tx, { accountId: account.accountId, plan: account.plan, keyId: account.keyId, overageCap: cap, holder: { jobId }, now: ctx.clock(), metrics: ctx.metrics }),
     );
     return { ok: true as const, jobId, source: reservation!.source };
   } catch (error) {
@@ -87,13 +87,13 @@ describe('credit reservations', () => {
 
     const settleRace = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
-        ctx.db.$transaction((tx) => (index % 2 ? releaseCredit(tx, { jobId: settled.jobId, now: ctx.clock() }) : settleCredit(tx, { jobId: settled.jobId, now: ctx.clock() }))),
+        ctx.db.$transaction((tx) => (index % 2 ? releaseCredit(tx, { jobId: settled.jobId, now: ctx.clock(), metrics: ctx.metrics }) : settleCredit(tx, { jobId: settled.jobId, now: ctx.clock(), metrics: ctx.metrics }))),
       ),
     );
     expect(settleRace.filter(Boolean)).toHaveLength(1);
 
     const releaseRace = await Promise.all(
-      Array.from({ length: 8 }, () => ctx.db.$transaction((tx) => releaseCredit(tx, { jobId: released.jobId, now: ctx.clock() }))),
+      Array.from({ length: 8 }, () => ctx.db.$transaction((tx) => releaseCredit(tx, { jobId: released.jobId, now: ctx.clock(), metrics: ctx.metrics }))),
     );
     expect(releaseRace.filter(Boolean)).toHaveLength(1);
 
@@ -115,7 +115,7 @@ describe('credit reservations', () => {
     const held = await reserve(account, 1);
     expect(held).toMatchObject({ ok: true, source: 'overage' });
     expect(await reserve(account, 1)).toEqual({ ok: false, code: 'insufficient_credits' });
-    if (held.ok) await ctx.db.$transaction((tx) => releaseCredit(tx, { jobId: held.jobId, now: ctx.clock() }));
+    if (held.ok) await ctx.db.$transaction((tx) => releaseCredit(tx, { jobId: held.jobId, now: ctx.clock(), metrics: ctx.metrics }));
     expect(await reserve(account, 1)).toMatchObject({ ok: true, source: 'overage' });
   });
 

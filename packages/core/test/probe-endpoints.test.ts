@@ -2,13 +2,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics } from '../src/metrics/metrics.ts';
 import { answerProbe, type ProbeOptions } from '../src/probes/probe-endpoints.ts';
 
 let server: Server | undefined;
 
-async function serve(options: ProbeOptions): Promise<string> {
+const metrics = createMetrics();
+
+async function serve(options: Omit<ProbeOptions, 'metrics'>): Promise<string> {
   server = createServer((req, res) => {
-    if (!answerProbe(req, res, options)) res.writeHead(418).end();
+    if (!answerProbe(req, res, { ...options, metrics })) res.writeHead(418).end();
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -25,7 +25,7 @@ const useKeys = (key: string, previousKey?: string) => {
 async function deliverySignatures(accountId: string, webhookId: string): Promise<string> {
   const jobId = newId('pdf_');
   await ctx.db.renderJob.create({ data: { id: jobId, accountId, kind: 'pdf', filename: 'doc', options: {}, credit: 'none' } });
-  await ctx.db.$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: { status: 'cancelled' }, now: ctx.clock() }));
+  await ctx.db.$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: { status: 'cancelled' }, now: ctx.clock(), metrics: ctx.metrics }));
   await fanOutRenderEvent(ctx, { jobId });
   const event = await ctx.db.renderEvent.findFirstOrThrow({ where: { jobId } });
   const delivery = await ctx.db.webhookDelivery.findFirstOrThrow({ where: { webhookId, eventId: event.id } });

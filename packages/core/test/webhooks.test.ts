@@ -46,7 +46,7 @@ async function finishedJob(accountId: string, status: 'cancelled' | 'failed' = '
   const id = newId('pdf_');
   await ctx.db.renderJob.create({ data: { id, accountId, kind: 'pdf', filename: 'doc', options: {}, credit: 'none' } });
   const outcome = status === 'cancelled' ? ({ status } as const) : ({ status, category: 'internal_failure', code: 'render_failed' } as const);
-  await ctx.db.$transaction((tx) => finishRender(tx, { jobId: id, attempt: null, outcome, now: ctx.clock() }));
+  await ctx.db.$transaction((tx) => finishRender(tx, { jobId: id, attempt: null, outcome, now: ctx.clock(), metrics: ctx.metrics }));
   await fanOutRenderEvent(ctx, { jobId: id });
   return id;
 }

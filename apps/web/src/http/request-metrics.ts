@@ -3,7 +3,7 @@
 // everything Next serves by what it is.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RouteMatch } from '@svc/contracts';
-import { metrics } from '@svc/core/probes';
+import type { ServiceMetrics } from '@svc/core';
 
 const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -18,7 +18,7 @@ export function routeLabel(path: string, route: 'answered' | 'next' | 'probe' | 
 }
 
 /** Counts the answer once it is sent, with the label `label()` gives by then. */
-export function countRequest(req: IncomingMessage, res: ServerResponse, label: () => string): void {
+export function countRequest(metrics: ServiceMetrics, req: IncomingMessage, res: ServerResponse, label: () => string): void {
   const started = performance.now();
   res.once('finish', () => {
     const method = knownMethods.has(req.method ?? '') ? (req.method as string) : 'other';

@@ -1,16 +1,18 @@
 import { type DbOrTx, Prisma } from '@svc/db';
-import { metrics } from '../metrics/metrics.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 
 export interface FinishReservationOptions {
   jobId: string;
   now: Date;
+  /** Where the settled or released credit is counted (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 /**
  * Settles a job's reservation: the held credit is spent. Applied at most once per job,
  * whatever retries or races call it; returns whether this call applied it. One statement.
  */
-export async function settleCredit(db: DbOrTx, { jobId, now }: FinishReservationOptions): Promise<boolean> {
+export async function settleCredit(db: DbOrTx, { jobId, now, metrics }: FinishReservationOptions): Promise<boolean> {
   const rows = await db.$queryRaw<{ job_id: string; amount: number }[]>`
     WITH finishing AS (SELECT ${jobId}::text AS id), ${settlement(Prisma.sql`finishing`, now)}
     SELECT job_id, amount FROM settled`;
@@ -23,7 +25,7 @@ export async function settleCredit(db: DbOrTx, { jobId, now }: FinishReservation
  * bucket, or the key's overage count for that month). At most once per job; a settled
  * reservation is never released. One statement.
  */
-export async function releaseCredit(db: DbOrTx, { jobId, now }: FinishReservationOptions): Promise<boolean> {
+export async function releaseCredit(db: DbOrTx, { jobId, now, metrics }: FinishReservationOptions): Promise<boolean> {
   const rows = await db.$queryRaw<{ job_id: string; amount: number }[]>`
     WITH finishing AS (SELECT ${jobId}::text AS id), ${release(Prisma.sql`finishing`, now)}
     SELECT job_id, amount FROM released`;

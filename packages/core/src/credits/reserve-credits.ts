@@ -3,7 +3,7 @@
 // entry record. A render job's single credit and an AI message's 25 or 50 go through the same
 // statements.
 import { type CreditBucket, type CreditSource, type Plan, Prisma, type Tx } from '@svc/db';
-import { metrics } from '../metrics/metrics.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import { DomainError } from '../shared/errors.ts';
 import { periodOf } from '../shared/period.ts';
 import { releaseCredit, settleCredit } from './finish-reservation.ts';
@@ -29,6 +29,8 @@ export interface ReserveCreditsOptions {
   /** The refusal when the amount cannot be covered; insufficient_credits unless given. */
   refusal?: 'insufficient_credits' | 'ai_needs_paid_credits';
   now: Date;
+  /** Where the reservation is counted (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 /** One source that pays part of a reservation, in the order they paid. */
@@ -74,12 +76,12 @@ export async function reserveCredits(tx: Tx, options: ReserveCreditsOptions): Pr
     remaining = 0;
   }
   if (remaining > 0) throw new DomainError(options.refusal ?? 'insufficient_credits');
-  countReserved(amount);
+  countReserved(options.metrics, amount);
   return parts;
 }
 
 /** Counted as the reservation is written; a transaction that then rolls back still counted it. */
-export function countReserved(credits: number): void {
+export function countReserved(metrics: ServiceMetrics, credits: number): void {
   metrics.creditChanges.inc({ change: 'reserved' }, credits);
 }
 
@@ -166,12 +168,19 @@ async function partsOf(tx: Tx, holdId: string): Promise<string[]> {
   return rows.map((row) => row.job_id);
 }
 
+export interface CreditHoldOptions {
+  holdId: string;
+  now: Date;
+  /** Where the settled or released credits are counted (the service context's). */
+  metrics: ServiceMetrics;
+}
+
 /** Spends every part of a hold; at most once each. */
-export async function settleCreditHold(tx: Tx, holdId: string, now: Date): Promise<void> {
-  for (const jobId of await partsOf(tx, holdId)) await settleCredit(tx, { jobId, now });
+export async function settleCreditHold(tx: Tx, { holdId, now, metrics }: CreditHoldOptions): Promise<void> {
+  for (const jobId of await partsOf(tx, holdId)) await settleCredit(tx, { jobId, now, metrics });
 }
 
 /** Gives every part of a hold back where it came from; at most once each. */
-export async function releaseCreditHold(tx: Tx, holdId: string, now: Date): Promise<void> {
-  for (const jobId of await partsOf(tx, holdId)) await releaseCredit(tx, { jobId, now });
+export async function releaseCreditHold(tx: Tx, { holdId, now, metrics }: CreditHoldOptions): Promise<void> {
+  for (const jobId of await partsOf(tx, holdId)) await releaseCredit(tx, { jobId, now, metrics });
 }

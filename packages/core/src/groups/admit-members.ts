@@ -1,6 +1,7 @@
 import type { RenderOptions } from '@svc/contracts';
 import { Prisma, type Tx } from '@svc/db';
 import { reserveCredits } from '../credits/reserve-credits.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newRenderJobId } from '../shared/ids.ts';
 import { defaultFilename, safeName } from '../renders/filename.ts';
@@ -12,6 +13,8 @@ export interface AdmitPendingMembersOptions {
   now: Date;
   /** Live group member jobs the account may hold at once (SVC_GROUP_CONCURRENCY). */
   groupConcurrency: number;
+  /** Where reservations and stopped members are counted (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 /**
@@ -44,7 +47,7 @@ const scanLimit = 200;
  * holds the account row lock, so admissions of one account never race. Returns how many
  * members became jobs.
  */
-export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurrency }: AdmitPendingMembersOptions): Promise<number> {
+export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurrency, metrics }: AdmitPendingMembersOptions): Promise<number> {
   const [account] = await tx.$queryRaw<{ plan: 'scale' | 'growth' | 'starter' | 'pack' | 'free'; status: string }[]>`
     SELECT plan::text AS plan, status::text AS status FROM accounts WHERE id = ${accountId}`;
   if (!account || account.status !== 'active') return 0;
@@ -68,7 +71,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
     if (accountLive >= accountConcurrency || groupLive >= groupConcurrency) break;
     if (member.key_status === 'revoked') {
       // a group created as its key was being revoked, or retried after: a revoked key stops spending
-      await stopKeyMembers(tx, { accountId, keyId: member.key_id!, now });
+      await stopKeyMembers(tx, { accountId, keyId: member.key_id!, now, metrics });
       continue;
     }
     const keyLive = live.byKey.get(member.key_id) ?? 0;
@@ -76,7 +79,7 @@ export async function admitPendingMembers(tx: Tx, { accountId, now, groupConcurr
     const memberRow = Prisma.sql`WHERE group_id = ${member.group_id} AND position = ${member.position}`;
     const jobId = newRenderJobId(member.kind);
     try {
-      await reserveCredits(tx, { accountId, plan: account.plan, holder: { jobId }, keyId: member.key_id, overageCap: member.overage_cap, now });
+      await reserveCredits(tx, { accountId, plan: account.plan, holder: { jobId }, keyId: member.key_id, overageCap: member.overage_cap, now, metrics });
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'insufficient_credits') throw error;
       await tx.$executeRaw`UPDATE render_group_members SET state = 'failed', error_code = 'insufficient_credits' ${memberRow}`;

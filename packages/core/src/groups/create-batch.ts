@@ -36,6 +36,7 @@ export async function createBatch(ctx: ServiceContext, { principal, request, ide
   const options = memberOptions(request.format, canvas.kind === 'canvas' ? canvas.canvas : null);
   const members = await meterMembers(ctx, principal.accountId, async (tenancy) => {
     await validateMemberData(
+      ctx.metrics,
       resolved.schema,
       request.rows.map((data, index) => ({ data, field: `rows.${index}` })),
       brand,

@@ -34,7 +34,7 @@ export async function createCarousel(ctx: ServiceContext, { principal, request, 
   await refuseUnlessCreditsCover(ctx.db, { principal, credits: 1, now: ctx.clock() });
   const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: resolved.source, sourceField: 'template_id' });
   const { html, assetIds, dataSha256 } = await meterMembers(ctx, principal.accountId, async (tenancy) => {
-    await validateMemberData(resolved.schema, [{ data, field: 'data' }], brand, tenancy);
+    await validateMemberData(ctx.metrics, resolved.schema, [{ data, field: 'data' }], brand, tenancy);
     return evaluateMember(ctx, principal.accountId, { source: resolved.source, data, field: 'data', brand }, tenancy);
   });
 

@@ -45,7 +45,7 @@ export async function createImagePack(ctx: ServiceContext, { principal, request,
   const billable = plans.filter((plan) => !('errorCode' in plan)).length;
   await refuseUnlessCreditsCover(ctx.db, { principal, credits: billable, now: ctx.clock() });
   const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: resolved.source, sourceField: 'template_id' });
-  await validateMemberData(resolved.schema, [{ data, field: 'data' }], brand);
+  await validateMemberData(ctx.metrics, resolved.schema, [{ data, field: 'data' }], brand);
 
   const toAdapt = plans.filter((plan) => 'adapt' in plan);
   const adapted = toAdapt.length > 0 ? await adaptSource(ctx, resolved.source, toAdapt.map(({ width, height }) => ({ width, height })), principal.accountId) : [];
@@ -59,7 +59,7 @@ export async function createImagePack(ctx: ServiceContext, { principal, request,
       const member = { label: plan.sizeId, name: plan.name, width: plan.width, height: plan.height };
       if ('errorCode' in plan) return { ...member, errorCode: plan.errorCode };
       if (!('source' in plan)) throw new Error('size plan without a source');
-      const sized = await dataForSize(plan.data, plan.overrides);
+      const sized = await dataForSize(ctx.metrics, plan.data, plan.overrides);
       const evaluated = await evaluateMember(ctx, principal.accountId, { source: plan.source, data: sized, field: 'data', brand }, tenancy);
       return { ...member, ...evaluated, options: memberOptions(request.format, plan) };
     }),

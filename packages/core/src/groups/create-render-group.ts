@@ -138,7 +138,7 @@ export async function createRenderGroup(ctx: ServiceContext, request: GroupReque
             : { state: 'pending' as const, html: member.html, options: member.options, assetIds: member.assetIds, dataSha256: member.dataSha256 }),
         })),
       });
-      await admitPendingMembers(tx, { accountId: principal.accountId, now, groupConcurrency: ctx.config.groupConcurrency });
+      await admitPendingMembers(tx, { accountId: principal.accountId, now, groupConcurrency: ctx.config.groupConcurrency, metrics: ctx.metrics });
       const unpaid = await tx.renderGroupMember.count({ where: { groupId, errorCode: 'insufficient_credits' } });
       const admitted = await tx.renderGroupMember.count({ where: { groupId, state: 'admitted' } });
       if (unpaid > 0 && admitted === 0) throw new DomainError('insufficient_credits');

@@ -22,7 +22,7 @@ export async function drainRenderGroups(ctx: ServiceContext, { accountId }: Drai
   for (const id of accounts) {
     admitted += await ctx.db.$transaction(async (tx) => {
       await lockAccountAdmissions(tx, id);
-      return admitPendingMembers(tx, { accountId: id, now: ctx.clock(), groupConcurrency: ctx.config.groupConcurrency });
+      return admitPendingMembers(tx, { accountId: id, now: ctx.clock(), groupConcurrency: ctx.config.groupConcurrency, metrics: ctx.metrics });
     });
   }
   return admitted;

@@ -2,14 +2,15 @@
 // pointed at the member they belong to (rows.N for batch rows).
 import type { FieldDetail, ImageRequest, PdfRequest, RenderOptions } from '@svc/contracts';
 import { checkAssetReferences } from '../assets/asset-references.ts';
-import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
+import type { BrandValues } from '../templates/brand-values.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { dataHash, effectiveOptions } from '../renders/render-spec.ts';
 import { accountProvenanceKey } from '../settings/provenance-key.ts';
 import type { Canvas } from '../templates/canvas.ts';
 import { compileDataSchema, validateData } from '../templates/data-schema.ts';
-import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
+import { checkEvaluationData, evaluateSource } from '../templates/evaluate-source.ts';
 import { type EvaluationTenancy, meteredEvaluation } from '../templates/evaluation-budget.ts';
 
 export type GroupFormat = 'pdf' | 'png' | 'jpeg' | 'webp';
@@ -43,6 +44,7 @@ export function pointedAt(error: unknown, field: string): unknown {
  * `tenancy`, the group request's metered evaluation (meterMembers), when given.
  */
 export async function validateMemberData(
+  metrics: ServiceMetrics,
   schema: unknown,
   entries: { data: Record<string, unknown>; field: string }[],
   brand: BrandValues | null,
@@ -52,8 +54,7 @@ export async function validateMemberData(
   const details: FieldDetail[] = [];
   for (const { data, field } of entries) {
     try {
-      checkBrandData(data, brand);
-      await checkDataLimits(data);
+      await checkEvaluationData(metrics, data, brand);
       validateData(validator, data, tenancy);
     } catch (error) {
       const pointed = pointedAt(error, field);
@@ -76,7 +77,7 @@ export async function evaluateMember(
   tenancy: EvaluationTenancy,
 ): Promise<{ html: string; assetIds: string[]; dataSha256: string }> {
   try {
-    const html = await evaluateSource(input.source, input.data, 'template_id', input.brand, tenancy);
+    const html = await evaluateSource(ctx.metrics, { source: input.source, data: input.data, sourceField: 'template_id', brand: input.brand, metering: tenancy });
     const assetIds = await checkAssetReferences(ctx.db, accountId, html, 'template_id');
     return { html, assetIds, dataSha256: dataHash(await accountProvenanceKey(ctx, accountId), input.data) };
   } catch (error) {

@@ -50,7 +50,7 @@ export async function retryRenderGroup(ctx: ServiceContext, { principal, kind, g
     // earlier attempts stay readable as jobs of their own; the member points at its next one
     await tx.renderGroupMember.updateMany({ where: { groupId, position: { in: positions } }, data: { state: 'pending', jobId: null, errorCode: null } });
     await tx.renderGroup.update({ where: { id: groupId }, data: { cancelledAt: null } });
-    await admitPendingMembers(tx, { accountId: principal.accountId, now, groupConcurrency: ctx.config.groupConcurrency });
+    await admitPendingMembers(tx, { accountId: principal.accountId, now, groupConcurrency: ctx.config.groupConcurrency, metrics: ctx.metrics });
   });
   const view = await loadRenderGroup(ctx.db, groupId);
   if (!view) throw notFound();

@@ -1,6 +1,7 @@
 // What revoking a key does to the groups it created (docs/security.md): a revoked key stops
 // spending, so nothing of its groups that has not started is admitted or rendered later.
 import type { GroupKind, Tx } from '@svc/db';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import { finishRender } from '../renders/finish-render.ts';
 import { cancelBatchRows } from './cancel-batch.ts';
 
@@ -8,6 +9,8 @@ export interface StopKeyMembersOptions {
   accountId: string;
   keyId: string;
   now: Date;
+  /** Where the cancelled jobs are counted (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 /** Why a carousel page or image pack size ended when its key was revoked. */
@@ -23,7 +26,7 @@ export const keyRevokedCode = 'key_revoked';
  * jobs finish and succeeded files stay, as for a cancel. The caller holds the account row lock,
  * like every admission, so no member of the key is admitted after this. Repeating is safe.
  */
-export async function stopKeyMembers(tx: Tx, { accountId, keyId, now }: StopKeyMembersOptions): Promise<void> {
+export async function stopKeyMembers(tx: Tx, { accountId, keyId, now, metrics }: StopKeyMembersOptions): Promise<void> {
   const groups = await tx.$queryRaw<{ id: string; kind: GroupKind }[]>`
     SELECT g.id, g.kind::text AS kind FROM render_groups g
      WHERE g.account_id = ${accountId} AND g.key_id = ${keyId}
@@ -32,7 +35,7 @@ export async function stopKeyMembers(tx: Tx, { accountId, keyId, now }: StopKeyM
      ORDER BY g.created_at, g.id`;
   for (const group of groups) {
     if (group.kind === 'batch') {
-      await cancelBatchRows(tx, group.id, now);
+      await cancelBatchRows(tx, group.id, now, metrics);
       continue;
     }
     await tx.$executeRaw`
@@ -42,7 +45,7 @@ export async function stopKeyMembers(tx: Tx, { accountId, keyId, now }: StopKeyM
        WHERE m.group_id = ${group.id} AND j.status = 'queued' ORDER BY m.position FOR UPDATE OF j`;
     for (const job of queued) {
       await tx.$executeRaw`UPDATE render_group_members SET error_code = ${keyRevokedCode} WHERE job_id = ${job.id}`;
-      await finishRender(tx, { jobId: job.id, attempt: null, outcome: { status: 'cancelled' }, now });
+      await finishRender(tx, { jobId: job.id, attempt: null, outcome: { status: 'cancelled' }, now, metrics });
     }
   }
 }

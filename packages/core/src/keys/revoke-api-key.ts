@@ -22,7 +22,7 @@ export async function revokeApiKey(ctx: ServiceContext, { accountId, keyId }: Re
     await lockAccountAdmissions(tx, accountId);
     await tx.apiKey.updateMany({ where: { id: keyId, accountId, status: 'active' }, data: { status: 'revoked', revokedAt: now } });
     const found = await tx.apiKey.findFirst({ where: { id: keyId, accountId } });
-    if (found) await stopKeyMembers(tx, { accountId, keyId, now });
+    if (found) await stopKeyMembers(tx, { accountId, keyId, now, metrics: ctx.metrics });
     return found;
   });
   if (!key) throw notFound();

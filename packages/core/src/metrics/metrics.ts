@@ -4,13 +4,15 @@
 // browser pool are read when Prometheus scrapes (scrape-sources.ts), never per event. Each
 // process has its own registry and answers for what happened in it.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 
 /** Seconds buckets of a render in the browser: most take well under a second, the timeout is 30 s. */
 const renderSeconds = [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60];
 /** Seconds buckets of waits that a backlog can stretch to minutes. */
 const waitSeconds = [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900];
 
-function createMetrics() {
+/** A new set of the service's families in a registry of its own. */
+export function createMetrics(): ServiceMetrics {
   const registry = new Registry();
   // event-loop lag, heap, RSS, open handles, GC: prom-client's standard process families
   collectDefaultMetrics({ register: registry });
@@ -90,25 +92,33 @@ function createMetrics() {
   };
 }
 
-type Metrics = ReturnType<typeof createMetrics>;
-
 // One set per process: the web's Next routes are compiled into bundles of their own, and the
 // families must be the same objects there as in the server that answers /metrics.
-const holder = globalThis as typeof globalThis & { __svcMetrics?: Metrics };
-export const metrics: Metrics = (holder.__svcMetrics ??= createMetrics());
+const holder = globalThis as typeof globalThis & { __svcMetrics?: ServiceMetrics };
+
+/** This process's set, made on first use; the composition root hands it to the service context. */
+export function processMetrics(): ServiceMetrics {
+  return (holder.__svcMetrics ??= createMetrics());
+}
 
 /**
  * A gauge whose values are set by `collect` when the registry is scraped (made once per name).
  * A read that fails (the database is away) leaves the gauge without samples for that scrape,
  * rather than failing the whole scrape or repeating stale values.
  */
-export function scrapedGauge<L extends string>(name: string, help: string, labelNames: readonly L[], collect: (gauge: Gauge<L>) => Promise<void> | void): void {
-  if (metrics.registry.getSingleMetric(name)) return;
+export function scrapedGauge<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  collect: (gauge: Gauge<L>) => Promise<void> | void,
+): void {
+  if (registry.getSingleMetric(name)) return;
   new Gauge<L>({
     name,
     help,
     labelNames,
-    registers: [metrics.registry],
+    registers: [registry],
     async collect() {
       try {
         await collect(this);
@@ -120,13 +130,19 @@ export function scrapedGauge<L extends string>(name: string, help: string, label
 }
 
 /** A counter whose total is kept elsewhere (the browser pool counts its own restarts) and copied at scrape time. */
-export function scrapedCounter<L extends string>(name: string, help: string, labelNames: readonly L[], totals: () => [Partial<Record<L, string>>, number][]): void {
-  if (metrics.registry.getSingleMetric(name)) return;
+export function scrapedCounter<L extends string>(
+  registry: Registry,
+  name: string,
+  help: string,
+  labelNames: readonly L[],
+  totals: () => [Partial<Record<L, string>>, number][],
+): void {
+  if (registry.getSingleMetric(name)) return;
   new Counter<L>({
     name,
     help,
     labelNames,
-    registers: [metrics.registry],
+    registers: [registry],
     collect() {
       this.reset();
       for (const [labels, total] of totals()) this.inc(labels, total);

@@ -3,6 +3,7 @@
 // Only the worker registers them: the web process has no pool, and one process per deployment
 // answering for the database-wide queues is enough (several workers report the same values).
 import type { Db } from '@svc/db';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import { scrapedCounter, scrapedGauge } from './metrics.ts';
 
 /** A read shared by every gauge of one scrape instead of one query per gauge. */
@@ -25,7 +26,7 @@ interface QueueRow {
 }
 
 /** The render queue (single renders, group members) and graphile-worker's due tasks. */
-export function observeQueues(db: Db): void {
+export function observeQueues(metrics: ServiceMetrics, db: Db): void {
   const renderQueue = sharedRead(
     () => db.$queryRaw<QueueRow[]>`
       SELECT CASE WHEN q.bulk THEN 'bulk' ELSE 'single' END AS queue, count(*)::int AS depth,
@@ -42,19 +43,19 @@ export function observeQueues(db: Db): void {
        GROUP BY task_identifier`,
   );
   const renderQueues = ['single', 'bulk'];
-  scrapedGauge('svc_render_queue_depth', 'Render jobs waiting in the render queue, by queue (single, bulk: group members).', ['queue'], async (gauge) => {
+  scrapedGauge(metrics.registry, 'svc_render_queue_depth', 'Render jobs waiting in the render queue, by queue (single, bulk: group members).', ['queue'], async (gauge) => {
     const rows = await renderQueue();
     for (const queue of renderQueues) gauge.set({ queue }, rows.find((row) => row.queue === queue)?.depth ?? 0);
   });
-  scrapedGauge('svc_render_queue_oldest_age_seconds', 'Age of the oldest job in the render queue (since its admission), by queue; 0 when empty.', ['queue'], async (gauge) => {
+  scrapedGauge(metrics.registry, 'svc_render_queue_oldest_age_seconds', 'Age of the oldest job in the render queue (since its admission), by queue; 0 when empty.', ['queue'], async (gauge) => {
     const rows = await renderQueue();
     for (const queue of renderQueues) gauge.set({ queue }, rows.find((row) => row.queue === queue)?.oldest ?? 0);
   });
-  scrapedGauge('svc_task_queue_depth', 'Due graphile-worker tasks not yet taken, by task.', ['task'], async (gauge) => {
+  scrapedGauge(metrics.registry, 'svc_task_queue_depth', 'Due graphile-worker tasks not yet taken, by task.', ['task'], async (gauge) => {
     gauge.reset();
     for (const row of await taskQueue()) gauge.set({ task: row.queue }, row.depth);
   });
-  scrapedGauge('svc_task_queue_oldest_age_seconds', 'How long the longest-waiting due graphile-worker task has been due, by task.', ['task'], async (gauge) => {
+  scrapedGauge(metrics.registry, 'svc_task_queue_oldest_age_seconds', 'How long the longest-waiting due graphile-worker task has been due, by task.', ['task'], async (gauge) => {
     gauge.reset();
     for (const row of await taskQueue()) gauge.set({ task: row.queue }, row.oldest);
   });
@@ -76,9 +77,9 @@ export interface BrowserPoolStatus {
 }
 
 /** The pool's gauges and counters; `read` answers null before the pool has started. */
-export function observeBrowserPool(read: () => BrowserPoolStatus | null): void {
+export function observeBrowserPool(metrics: ServiceMetrics, read: () => BrowserPoolStatus | null): void {
   const gauge = (name: string, help: string, value: (status: BrowserPoolStatus) => number) =>
-    scrapedGauge(name, help, [], (metric) => {
+    scrapedGauge(metrics.registry, name, help, [], (metric) => {
       const status = read();
       metric.set(status ? value(status) : 0);
     });
@@ -88,9 +89,9 @@ export function observeBrowserPool(read: () => BrowserPoolStatus | null): void {
   gauge('svc_browser_waiting', 'Renders waiting for a free slot.', (status) => status.queued);
   gauge('svc_browser_warm_sandboxes', 'Idle sandboxes kept for the account that used them last.', (status) => status.warmSandboxes);
   gauge('svc_browser_spare_sandboxes', 'Fresh sandboxes made ready ahead of the next render.', (status) => status.spareSandboxes);
-  scrapedCounter('svc_browser_restarts_total', 'Browsers launched to replace one, by why it was retired (recycle after N renders, crash, unresponsive).', ['reason'], () =>
+  scrapedCounter(metrics.registry, 'svc_browser_restarts_total', 'Browsers launched to replace one, by why it was retired (recycle after N renders, crash, unresponsive).', ['reason'], () =>
     Object.entries(read()?.restarts ?? {}).map(([reason, total]) => [{ reason }, total]),
   );
-  scrapedCounter('svc_browser_crashes_total', 'Browsers that went away on their own (crash, out-of-memory kill, signal).', [], () => [[{}, read()?.crashes ?? 0]]);
+  scrapedCounter(metrics.registry, 'svc_browser_crashes_total', 'Browsers that went away on their own (crash, out-of-memory kill, signal).', [], () => [[{}, read()?.crashes ?? 0]]);
 }
 

@@ -3,5 +3,4 @@
 export { databaseReadiness } from './database-readiness.ts';
 export { startHealthServer } from './health-server.ts';
 export { answerProbe, type ProbeOptions, type ReadinessChecks } from './probe-endpoints.ts';
-export { metrics } from '../metrics/metrics.ts';
 export { type BrowserPoolStatus, observeBrowserPool, observeQueues } from '../metrics/scrape-sources.ts';

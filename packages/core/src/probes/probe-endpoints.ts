@@ -4,7 +4,7 @@
 // docs/observability.md describes them for load balancers and Kubernetes probes.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { metrics } from '../metrics/metrics.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 
 /** Named checks; each says whether its part is ready. A check that throws is not ready. */
 export type ReadinessChecks = () => Promise<Record<string, boolean>>;
@@ -13,6 +13,8 @@ export interface ProbeOptions {
   readiness: ReadinessChecks;
   /** Unset: /metrics answers 404, as if there were no such path. */
   metricsToken?: string;
+  /** What /metrics answers with: the process's families (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 export const probePaths = ['/healthz', '/readyz', '/metrics'] as const;
@@ -32,7 +34,7 @@ export function answerProbe(req: IncomingMessage, res: ServerResponse, options: 
     send(res, 405, { status: 'method_not_allowed' }, { allow: 'GET, HEAD' });
     return true;
   }
-  const answering = path === '/healthz' ? Promise.resolve(send(res, 200, { status: 'ok' })) : path === '/readyz' ? answerReadiness(res, options.readiness) : answerMetrics(req, res, options.metricsToken as string);
+  const answering = path === '/healthz' ? Promise.resolve(send(res, 200, { status: 'ok' })) : path === '/readyz' ? answerReadiness(res, options.readiness) : answerMetrics(req, res, options.metricsToken as string, options.metrics);
   answering.catch(() => {
     if (!res.headersSent) send(res, 500, { status: 'error' });
     else res.destroy();
@@ -50,7 +52,7 @@ async function answerReadiness(res: ServerResponse, readiness: ReadinessChecks):
   send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks });
 }
 
-async function answerMetrics(req: IncomingMessage, res: ServerResponse, token: string): Promise<void> {
+async function answerMetrics(req: IncomingMessage, res: ServerResponse, token: string, metrics: ServiceMetrics): Promise<void> {
   if (!bearerMatches(req.headers.authorization, token)) return send(res, 401, { status: 'unauthorized' }, { 'www-authenticate': 'Bearer' });
   const text = await metrics.registry.metrics();
   res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });

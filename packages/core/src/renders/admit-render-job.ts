@@ -2,6 +2,7 @@ import { commitWithoutFlush, type DbOrTx, type Plan, Prisma, queryRows, type Run
 import { bucketReservation, countReserved, creditLeft, reserveCredits, type ReserveCreditsOptions } from '../credits/reserve-credits.ts';
 import { periodOf } from '../shared/period.ts';
 import { rateAmountChange, refuseWhenShort } from '../limits/rate-limit.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newRenderJobId } from '../shared/ids.ts';
@@ -77,8 +78,8 @@ export const accountLock = (accountId: string) => Prisma.sql`SELECT id FROM acco
  * its assets captured, and the job queued for a worker. REST creation and an operator's retry
  * both come here, so both follow the same rules and billing. Returns the new job's id.
  */
-export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<string> {
-  const admission = admissionOf(job);
+export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob, metrics: ServiceMetrics): Promise<string> {
+  const admission = admissionOf(job, metrics);
   if (await admitFromBucket((sql) => tx.$queryRaw(sql), admission)) return admission.job.id;
   // no bucket paid in that statement (none has a credit, or the one picked drained meanwhile):
   // the reservation the general way (buckets again, then overage, else 402), then the job
@@ -99,7 +100,7 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob): Promise<st
  */
 export async function admitRenderJobWithToken(ctx: ServiceContext, subject: string, run: RunStatement, job: AdmittedRenderJob & { id: string }): Promise<boolean> {
   const bound = ctx.config.maxRenderBacklog;
-  return admitFromBucket(run, admissionOf(job), {
+  return admitFromBucket(run, admissionOf(job, ctx.metrics), {
     expressions: creationChecks(subject, job.now, bound),
     passed: Prisma.sql`(SELECT tokens >= 0 FROM token) AND (SELECT queued < ${bound} FROM backlog)`,
     answers: Prisma.sql`(SELECT tokens FROM token)::float8 AS tokens, (SELECT queued FROM backlog) AS queued`,
@@ -115,10 +116,10 @@ interface AdmissionGate {
   refuse: (row: CreationChecks) => Promise<void>;
 }
 
-function admissionOf(admitted: AdmittedRenderJob) {
+function admissionOf(admitted: AdmittedRenderJob, metrics: ServiceMetrics) {
   const { accountId, keyId, now } = admitted;
   const job: NewRenderJob = { ...admitted, id: admitted.id ?? newRenderJobId(admitted.kind) };
-  const credit: ReserveCreditsOptions = { accountId, plan: admitted.plan, holder: { jobId: job.id }, keyId, overageCap: admitted.overageCap, now };
+  const credit: ReserveCreditsOptions = { accountId, plan: admitted.plan, holder: { jobId: job.id }, keyId, overageCap: admitted.overageCap, now, metrics };
   return { job, credit };
 }
 
@@ -140,7 +141,7 @@ async function admitFromBucket(run: RunStatement, { job, credit }: ReturnType<ty
   if (gate) await gate.refuse(row!);
   refuseOverLiveLimits(row ?? { account: 0, key: 0 });
   if (!row?.bucket) return false;
-  countReserved(1);
+  countReserved(credit.metrics, 1);
   return true;
 }
 

@@ -8,8 +8,7 @@ import { takeUnbilledRenders } from './admit-unbilled-render.ts';
 import { finishRender } from './finish-render.ts';
 import { createPreviewJob } from './preview-job.ts';
 import { removeRenderFiles } from './render-files.ts';
-import { compileDataSchema, validateData } from '../templates/data-schema.ts';
-import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
+import { evaluateTemplateData } from '../templates/evaluate-source.ts';
 import { getTemplateVersion } from '../templates/get-template-version.ts';
 import { takePreviewToken } from '../templates/preview-template.ts';
 import { readAll } from '../storage/read-all.ts';
@@ -55,13 +54,12 @@ export async function compareTemplateVersions(ctx: ServiceContext, options: Comp
   await refuseUnlessCreditsCover(ctx.db, { principal, credits: comparedImages, now: ctx.clock() });
   // both images are unbilled renders, taken together before any work
   await takeUnbilledRenders(ctx, { accountId: principal.accountId, renders: comparedImages });
-  await checkDataLimits(data);
   const images: Buffer[] = [];
   for (const version of versions) {
     const record = await getTemplateVersion(ctx, { accountId: principal.accountId, templateId, version: String(version) });
-    validateData(compileDataSchema(record.schema), data);
     const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: undefined, source: record.source, sourceField: 'template_id' });
-    const html = await evaluateSource(record.source, data, 'template_id', brand, { ctx, accountId: principal.accountId });
+    const metering = { ctx, accountId: principal.accountId };
+    const html = await evaluateTemplateData(ctx.metrics, { source: record.source, data, sourceField: 'template_id', brand, schema: record.schema, metering });
     await checkAssetReferences(ctx.db, principal.accountId, html, 'template_id');
     images.push(await renderSnapshot(ctx, principal.accountId, html, width, height));
   }
@@ -101,7 +99,7 @@ async function renderSnapshot(ctx: ServiceContext, accountId: string, html: stri
  * the comparison stays downloadable.
  */
 async function discardSnapshot(ctx: ServiceContext, jobId: string): Promise<void> {
-  await finishRender(ctx.db, { jobId, attempt: null, outcome: { status: 'cancelled' }, now: ctx.clock() });
+  await finishRender(ctx.db, { jobId, attempt: null, outcome: { status: 'cancelled' }, now: ctx.clock(), metrics: ctx.metrics });
   const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId }, select: { kind: true, storageKey: true, removedReason: true } });
   if (job.storageKey === null || job.removedReason !== null) return;
   await removeRenderFiles(ctx, job);

@@ -50,7 +50,7 @@ export async function createRender(ctx: ServiceContext, options: CreateRenderOpt
     source: saved ? saved.source : isTemplateHtml(request) ? request.html : undefined,
     sourceField: saved ? 'template_id' : 'html',
   });
-  const spec = await buildRenderSpec(kind, request, saved, brand, { ctx, accountId: principal.accountId });
+  const spec = await buildRenderSpec({ kind, request, saved, brand, account: { ctx, accountId: principal.accountId } });
   // after template expansion: what the page will load is what must be owned
   const assetIds = await checkAssetReferences(ctx.db, principal.accountId, spec.html, saved ? 'template_id' : 'html');
 
@@ -136,7 +136,7 @@ async function admit(
       if (replay) return replay;
     }
     if (saved) await confirmTemplateVersion(tx, saved);
-    await admitRenderJob(tx, job);
+    await admitRenderJob(tx, job, ctx.metrics);
     if (idempotencyKey) {
       await tx.idempotencyRecord.create({ data: { accountId: principal.accountId, kind, key: idempotencyKey, fingerprint: requestFingerprint(ctx, spec), jobId, createdAt: now } });
     }

@@ -3,7 +3,7 @@ import { type DbOrTx, Prisma, queryRows } from '@svc/db';
 import { release, settlement } from '../credits/finish-reservation.ts';
 import { taskPriority } from '../tasks/catalog.ts';
 import { addJob, addJobOf } from '../tasks/enqueue.ts';
-import { metrics } from '../metrics/metrics.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import { newId } from '../shared/ids.ts';
 import { listeningWebhooks } from '../webhooks/listening-webhooks.ts';
 import { renderFinishedNotice } from './render-job-store.ts';
@@ -50,6 +50,8 @@ export interface FinishRenderOptions {
   now: Date;
   /** What the render measured, for the job's report; omitted when it never ran (a cancellation). */
   report?: ReportInput;
+  /** Where the finish is counted (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 /**
@@ -68,7 +70,7 @@ export interface FinishRenderOptions {
  * erased from the stored options here, on every terminal transition, and a marker says so.
  * Returns false when the job was no longer this claimer's to finish.
  */
-export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, report }: FinishRenderOptions): Promise<boolean> {
+export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, report, metrics }: FinishRenderOptions): Promise<boolean> {
   const artifact = outcome.status === 'succeeded' ? outcome.artifact : null;
   const reportSql = storedReport({ jobId, status: outcome.status, now, artifact }, report);
   const failure = outcome.status === 'failed' ? outcome : null;
@@ -115,7 +117,7 @@ export async function finishRender(db: DbOrTx, { jobId, attempt, outcome, now, r
       FROM job`,
   );
   const [row] = finished;
-  if (row) countFinish(row, outcome, now);
+  if (row) countFinish(metrics, row, outcome, now);
   return row !== undefined;
 }
 
@@ -128,7 +130,7 @@ interface FinishedRow {
   started_at: Date | null;
 }
 
-function countFinish(row: FinishedRow, outcome: Outcome, now: Date): void {
+function countFinish(metrics: ServiceMetrics, row: FinishedRow, outcome: Outcome, now: Date): void {
   const { kind } = row;
   metrics.rendersFinished.inc({ kind, outcome: outcome.status, error_category: outcome.status === 'failed' ? outcome.category : 'none' });
   if (row.started_at) {

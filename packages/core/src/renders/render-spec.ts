@@ -4,7 +4,7 @@ import { defaultJavascriptMode, imageDefaults, pdfDefaults, viewportDefaults } f
 import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
 import { accountProvenanceKey } from '../settings/provenance-key.ts';
 import { DomainError } from '../shared/errors.ts';
-import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
+import { evaluateTemplateData } from '../templates/evaluate-source.ts';
 import type { EvaluationAccount } from '../templates/evaluation-budget.ts';
 import type { ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
 import { savedRenderInput } from '../templates/saved-render-input.ts';
@@ -78,28 +78,32 @@ export function isTemplateHtml(request: PdfRequest | ImageRequest): boolean {
  * kit's values are read before this (they are captured in the evaluated html) and named in the
  * fingerprint, so a kit changed since an idempotent request makes a different logical request.
  */
-export async function buildRenderSpec(
-  kind: RenderKind,
-  request: PdfRequest | ImageRequest,
-  saved: ResolvedTemplateVersion | undefined,
-  brand: BrandValues | null,
-  account: EvaluationAccount,
-): Promise<RenderSpec> {
+export interface BuildRenderSpecOptions {
+  kind: RenderKind;
+  request: PdfRequest | ImageRequest;
+  /** The saved-template version a template_id request names, resolved once before anything else. */
+  saved?: ResolvedTemplateVersion;
+  /** The selected brand kit's values (brand_kit_id, else the source's default), or null. */
+  brand: BrandValues | null;
+  /** The account the render is for: its evaluation budget and provenance key. */
+  account: EvaluationAccount;
+}
+
+export async function buildRenderSpec({ kind, request, saved, brand, account }: BuildRenderSpecOptions): Promise<RenderSpec> {
   let html: string;
   let effective = request;
   let template: RenderSpec['template'] = null;
   if (saved) {
-    const input = await savedRenderInput(saved, request, brand, account);
+    const input = await savedRenderInput({ resolved: saved, request, brand, account });
     ({ html, request: effective } = input);
     template = { id: saved.templateId, version: saved.version, sizeId: input.sizeId, name: saved.templateName };
   } else {
     const source = request.html ?? '';
     const data = request.data ?? {};
-    checkBrandData(data, brand);
     if (isTemplateHtml(request)) {
-      await checkDataLimits(data);
-      html = await evaluateSource(source, data, 'html', brand, account);
+      html = await evaluateTemplateData(account.ctx.metrics, { source, data, sourceField: 'html', brand, metering: account });
     } else {
+      checkBrandData(data, brand);
       html = source;
     }
   }

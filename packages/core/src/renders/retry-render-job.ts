@@ -56,7 +56,7 @@ export async function retryRenderJob(ctx: ServiceContext, { jobId }: RetryRender
       input: { html: input.html, options: original.options, assetIds: assets.map((asset) => asset.assetId), dataSha256: original.dataSha256 },
       retryOf: original.id,
       now,
-    });
+    }, ctx.metrics);
   });
   return ctx.db.renderJob.findUniqueOrThrow({ where: { id: retryId } });
 }

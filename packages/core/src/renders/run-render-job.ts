@@ -28,7 +28,7 @@ export async function runRenderJob(ctx: ServiceContext, { jobId }: RunRenderJobO
 export async function renderClaimedJob(ctx: ServiceContext, job: ClaimedJob): Promise<void> {
   const jobId = job.id;
   const finish = (outcome: FinishRenderOptions['outcome'], report?: FinishRenderOptions['report']) =>
-    finishRender(ctx.db, { jobId, attempt: job.attempts, outcome, now: ctx.clock(), report });
+    finishRender(ctx.db, { jobId, attempt: job.attempts, outcome, now: ctx.clock(), report, metrics: ctx.metrics });
 
   if (job.attempts > ctx.config.maxRenderAttempts) {
     ctx.logger.error('render job failed', { jobId, category: 'internal_failure', code: 'attempts_exhausted', attempts: job.attempts });

@@ -3,6 +3,7 @@ import type { Db } from '@svc/db';
 import type { AiProvider } from '../ports/ai-provider.ts';
 import type { CompletionWaiter } from '../ports/completion-waiter.ts';
 import type { Mailer } from '../ports/mailer.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import type { ObjectStorage } from '../ports/object-storage.ts';
 import type { RenderEngine } from '../ports/render-engine.ts';
 import type { ServiceConfig } from './config.ts';
@@ -32,4 +33,6 @@ export interface ServiceContext {
   mailer: Mailer | null;
   /** The AI model of template builds; null when no provider is configured (503 provider_unavailable). */
   aiProvider: AiProvider | null;
+  /** The metric families the use-cases count into (this process's set; a test may pass its own). */
+  metrics: ServiceMetrics;
 }

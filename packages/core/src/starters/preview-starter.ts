@@ -1,3 +1,4 @@
+import type { ServiceContext } from '../shared/context.ts';
 import { evaluateSource } from '../templates/evaluate-source.ts';
 import { findStarter, listStarters } from './list-starters.ts';
 import type { Starter } from './starter.ts';
@@ -8,10 +9,10 @@ const evaluated = new Map<string, Promise<string>>();
  * A starter's HTML with its sample data, for the gallery's thumbnails. Starters are fixed
  * content, so each is evaluated once per process.
  */
-export function previewStarter(starter: Starter): Promise<string> {
+export function previewStarter(ctx: ServiceContext, starter: Starter): Promise<string> {
   let html = evaluated.get(starter.id);
   if (!html) {
-    html = evaluateSource(starter.source, starter.sampleData, 'source');
+    html = evaluateSource(ctx.metrics, { source: starter.source, data: starter.sampleData, sourceField: 'source' });
     html.catch(() => evaluated.delete(starter.id));
     evaluated.set(starter.id, html);
   }

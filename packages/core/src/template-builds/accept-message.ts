@@ -10,6 +10,7 @@ import type { BrandValues } from '../templates/brand-values.ts';
 import { reserveCredits } from '../credits/reserve-credits.ts';
 import { templateMessageTaskKey } from '../tasks/catalog.ts';
 import { enqueue } from '../tasks/enqueue.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { newId } from '../shared/ids.ts';
@@ -42,7 +43,7 @@ export async function checkIncomingMessage(ctx: ServiceContext, principal: Princ
       schema: input.schema ?? null,
       output: sourceOutput(message.output, input.source),
     };
-    await checkDraft({ db: ctx.db, accountId: principal.accountId, draft, brand: message.brand, inputMode: message.inputMode, field: 'input' });
+    await checkDraft({ db: ctx.db, accountId: principal.accountId, draft, brand: message.brand, inputMode: message.inputMode, field: 'input', metrics: ctx.metrics });
     return draft;
   }
   // no model, no message: answered before anything is reserved
@@ -77,6 +78,8 @@ export interface RecordMessageOptions {
   /** On build routes free monthly credits cannot pay (402 ai_needs_paid_credits). */
   refusal: 'insufficient_credits' | 'ai_needs_paid_credits';
   now: Date;
+  /** Where the reservation is counted (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 /** Inside the caller's transaction (the account row locked): holds the credits, records the message and queues its work. */
@@ -94,6 +97,7 @@ export async function recordMessage(tx: Tx, options: RecordMessageOptions): Prom
       excluded: options.refusal === 'ai_needs_paid_credits' ? ['free_monthly'] : [],
       refusal: options.refusal,
       now,
+      metrics: options.metrics,
     });
   }
   const done = sourceDraft !== null;

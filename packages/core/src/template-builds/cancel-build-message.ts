@@ -31,8 +31,8 @@ export async function cancelPendingMessage(ctx: ServiceContext, buildId: string,
       const exists = await tx.templateMessage.findFirst({ where: { id: messageId, buildId }, select: { id: true } });
       throw exists ? new DomainError('operation_conflict') : missing();
     }
-    if (rows[0]!.preview_id === null) await releaseCreditHold(tx, messageId, now);
-    else await settleCreditHold(tx, messageId, now);
+    if (rows[0]!.preview_id === null) await releaseCreditHold(tx, { holdId: messageId, now, metrics: ctx.metrics });
+    else await settleCreditHold(tx, { holdId: messageId, now, metrics: ctx.metrics });
     return tx.templateMessage.findUniqueOrThrow({ where: { id: messageId } });
   });
 }

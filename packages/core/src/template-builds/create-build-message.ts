@@ -71,6 +71,7 @@ export async function createBuildMessage(ctx: ServiceContext, options: CreateBui
       fingerprint,
       refusal: 'ai_needs_paid_credits',
       now,
+      metrics: ctx.metrics,
     });
     await tx.templateBuild.update({ where: { id: build.id }, data: { updatedAt: now } });
     return { id };

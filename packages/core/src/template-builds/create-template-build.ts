@@ -68,6 +68,7 @@ export async function createTemplateBuild(ctx: ServiceContext, options: CreateTe
       fingerprint,
       refusal: 'ai_needs_paid_credits',
       now,
+      metrics: ctx.metrics,
     });
     return { buildId };
   });

@@ -5,12 +5,12 @@ import type { DbOrTx } from '@svc/db';
 import { checkAssetReferences } from '../assets/asset-references.ts';
 import { imageAssetError } from '../assets/image-refusals.ts';
 import { verifyImage, type VerifiedImage } from '../assets/verify-image.ts';
-import { type BrandValues, checkBrandData } from '../templates/brand-values.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
+import type { BrandValues } from '../templates/brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from '../templates/canvas.ts';
 import { checkVersionContent } from '../templates/check-version-content.ts';
-import { compileDataSchema, validateData } from '../templates/data-schema.ts';
-import { checkDataLimits, evaluateSource } from '../templates/evaluate-source.ts';
+import { evaluateTemplateData } from '../templates/evaluate-source.ts';
 
 /** Without a source image, an image output is 1200 by 628 unless both dimensions are given (the contract's AI build output intents). */
 export const defaultImageSize = { width: 1200, height: 628 } as const;
@@ -84,6 +84,8 @@ export interface CheckDraftOptions {
   inputMode: 'html' | 'blank';
   /** Where problems point: input (a customer's source) or draft (a generated one). */
   field: 'input' | 'draft';
+  /** Where the evaluation is counted (the service context's). */
+  metrics: ServiceMetrics;
 }
 
 /**
@@ -103,14 +105,10 @@ export async function checkDraft(options: CheckDraftOptions): Promise<string> {
       throw new DomainError(error.code, { details: error.details.map((detail) => ({ ...detail, field: relocated(detail.field, at) })), clientMessage: error.clientMessage });
     }
   };
-  await relocate(() => checkVersionContent({ source: draft.source, schema: draft.schema, inputMode: options.inputMode }));
-  const html = await relocate(async () => {
-    const validator = compileDataSchema(draft.schema ?? null);
-    checkBrandData(draft.sample_data, brand);
-    await checkDataLimits(draft.sample_data);
-    validateData(validator, draft.sample_data);
-    return evaluateSource(draft.source, draft.sample_data, 'source', brand);
-  });
+  await relocate(() => checkVersionContent({ source: draft.source, schema: draft.schema, inputMode: options.inputMode, metrics: options.metrics }));
+  const html = await relocate(() =>
+    evaluateTemplateData(options.metrics, { source: draft.source, data: draft.sample_data, sourceField: 'source', brand, schema: draft.schema }),
+  );
   await relocate(() => checkAssetReferences(options.db, options.accountId, html, 'source'));
   return html;
 }
@@ -127,9 +125,9 @@ function relocated(field: string, at: (name: string) => string): string {
  * when it was made, but the rules may have moved on since; a draft that no longer passes
  * answers 422 generated_template_invalid with the check's details.
  */
-export async function checkPublishable(draft: TemplateBuildDraft, inputMode: 'html' | 'blank') {
+export async function checkPublishable(metrics: ServiceMetrics, draft: TemplateBuildDraft, inputMode: 'html' | 'blank') {
   try {
-    return await checkVersionContent({ source: draft.source, schema: draft.schema, inputMode });
+    return await checkVersionContent({ source: draft.source, schema: draft.schema, inputMode, metrics });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     throw new DomainError('generated_template_invalid', { details: error.details });

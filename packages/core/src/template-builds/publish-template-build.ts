@@ -33,7 +33,7 @@ export async function publishTemplateBuild(ctx: ServiceContext, options: GetTemp
     }
     const inputMode = current.inputMode ?? 'html';
     // the draft passed these checks when it was made; they run again since the rules may have moved on
-    const content = await checkPublishable(draft, inputMode);
+    const content = await checkPublishable(ctx.metrics, draft, inputMode);
     let templateId = current.publishedTemplateId;
     let version = 1;
     if (templateId === null) {

@@ -181,7 +181,7 @@ class MessageRun {
     const draft: TemplateBuildDraft = { ...parsed.draft, output };
     let html: string;
     try {
-      html = await checkDraft({ db: this.ctx.db, accountId: this.message.accountId, draft, brand, inputMode, field: 'draft' });
+      html = await checkDraft({ db: this.ctx.db, accountId: this.message.accountId, draft, brand, inputMode, field: 'draft', metrics: this.ctx.metrics });
     } catch (error) {
       if (error instanceof DomainError) return { repairCode: error.code };
       throw error;
@@ -252,7 +252,7 @@ class MessageRun {
         },
       });
       if (updated.count === 0) throw new Superseded();
-      await settleCreditHold(tx, message.id, now);
+      await settleCreditHold(tx, { holdId: message.id, now, metrics: this.ctx.metrics });
       await tx.templateBuild.update({ where: { id: message.buildId }, data: { draft: candidate.draft as Prisma.InputJsonValue, draftMessageId: message.id, reviewed: false, updatedAt: now } });
     });
   }
@@ -277,7 +277,7 @@ class MessageRun {
         },
       });
       if (updated.count === 0) throw new Superseded();
-      await releaseCreditHold(tx, message.id, now);
+      await releaseCreditHold(tx, { holdId: message.id, now, metrics: this.ctx.metrics });
     });
   }
 }

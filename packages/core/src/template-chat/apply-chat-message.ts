@@ -40,7 +40,7 @@ export async function applyChatMessage(ctx: ServiceContext, options: ApplyChatMe
       SELECT latest_version, input_mode::text AS input_mode FROM templates WHERE id = ${options.templateId} AND archived_at IS NULL FOR UPDATE`;
     const template = rows[0];
     if (!template) throw new DomainError('operation_conflict');
-    const content = await checkPublishable(draft, template.input_mode);
+    const content = await checkPublishable(ctx.metrics, draft, template.input_mode);
     const number = template.latest_version + 1;
     await tx.template.update({ where: { id: options.templateId }, data: { latestVersion: number } });
     const version = await tx.templateVersion.create({

@@ -100,6 +100,7 @@ export async function sendChatMessage(ctx: ServiceContext, options: SendChatMess
       fingerprint,
       refusal: 'insufficient_credits',
       now,
+      metrics: ctx.metrics,
     });
     // the newest 100 stay; older settled ones drop off (a pending one is never among them: one at a time)
     await tx.$executeRaw`

@@ -1,6 +1,5 @@
 import { type CanvasLayout, isRenderError } from '@svc/contracts';
 import { accountAssetResolver } from '../assets/captured-asset-resolver.ts';
-import { metrics } from '../metrics/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { Canvas } from './canvas.ts';
 
@@ -33,10 +32,10 @@ export async function adaptInBrowser(ctx: ServiceContext, options: AdaptInBrowse
       assets: accountAssetResolver(ctx, options.account),
       timeoutMs: options.timeoutMs,
     });
-    metrics.adaptSizes.inc({ outcome: 'laid_out' }, options.targets.length);
+    ctx.metrics.adaptSizes.inc({ outcome: 'laid_out' }, options.targets.length);
     return { layouts };
   } catch (error) {
-    metrics.adaptSizes.inc({ outcome: 'failed' }, options.targets.length);
+    ctx.metrics.adaptSizes.inc({ outcome: 'failed' }, options.targets.length);
     if (!isRenderError(error)) throw error;
     if (error.category === 'timeout') return { error: 'resize_timeout' };
     ctx.logger.warn('adapt layout failed', { category: error.category, code: error.code, error: error.message });

@@ -1,6 +1,7 @@
 import { maxTemplateSourceBytes } from '@svc/rules';
 import { maxSavedSizes, sizeIdPattern, type SizeVariant, type SizeVariantInput, canvasHeight, canvasWidth, maxTemplateNameChars } from '@svc/contracts';
 import { canonicalJson, evaluateTemplate, TemplateError } from '@svc/templating';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
 import { compileDataSchema } from './data-schema.ts';
@@ -20,7 +21,12 @@ export interface VersionContentInput {
   inputMode: 'html' | 'blank';
   /** the account saving the version: its syntax checks are charged to its evaluation budget */
   account?: EvaluationAccount;
+  /** Where the syntax checks are counted (the service context's). */
+  metrics: ServiceMetrics;
 }
+
+/** Whose syntax checks: the account whose budget pays (none for an AI draft's) and where they are counted. */
+type SyntaxChecker = Pick<VersionContentInput, 'account' | 'metrics'>;
 
 export interface VersionContent {
   source: string;
@@ -36,18 +42,18 @@ const fail = (code: ConstructorParameters<typeof DomainError>[0], field: string,
  * blank-mode template, the schema rules, and every saved size. The first problem found answers.
  */
 export async function checkVersionContent(input: VersionContentInput): Promise<VersionContent> {
-  await checkSource(input.source, 'source', input.account);
+  await checkSource(input.source, 'source', input);
   if (input.inputMode === 'blank' && readCanvas(input.source).kind !== 'canvas') throw fail('invalid_request', 'source');
   const schema = input.schema ?? null;
   compileDataSchema(schema);
-  const sizes = await checkSizes(input.sizes ?? [], input.account);
+  const sizes = await checkSizes(input.sizes ?? [], input);
   return { source: input.source, schema, sizes };
 }
 
 /** Size limit, then a syntax check. */
-async function checkSource(source: string, field: string, account: EvaluationAccount | undefined): Promise<void> {
+async function checkSource(source: string, field: string, checker: SyntaxChecker): Promise<void> {
   checkSourceBytes(source, field);
-  await checkSyntax(source, field, account, 'always');
+  await checkSyntax(source, field, checker, 'always');
 }
 
 function checkSourceBytes(source: string, field: string): void {
@@ -61,8 +67,8 @@ function checkSourceBytes(source: string, field: string): void {
  * of twenty sizes costs an account no more evaluation than its budget allows (a size not
  * checked here is checked by its first render or preview). Answers whether the check ran.
  */
-async function checkSyntax(source: string, field: string, account: EvaluationAccount | undefined, when: 'always' | 'withinBudget'): Promise<boolean> {
-  const check = (tenancy?: EvaluationTenancy) => timedEvaluation(() => evaluateTemplate({ source, data: {}, ...tenancy }));
+async function checkSyntax(source: string, field: string, { metrics, account }: SyntaxChecker, when: 'always' | 'withinBudget'): Promise<boolean> {
+  const check = (tenancy?: EvaluationTenancy) => timedEvaluation(metrics, () => evaluateTemplate({ source, data: {}, ...tenancy }));
   try {
     if (!account) await check();
     else if (when === 'always') await meteredEvaluation(account, check, { refuse: false });
@@ -78,7 +84,7 @@ async function checkSyntax(source: string, field: string, account: EvaluationAcc
   return true;
 }
 
-async function checkSizes(sizes: SizeVariantInput[], account: EvaluationAccount | undefined): Promise<SizeVariant[]> {
+async function checkSizes(sizes: SizeVariantInput[], checker: SyntaxChecker): Promise<SizeVariant[]> {
   if (sizes.length > maxSavedSizes) throw fail('template_sizes_too_many', 'sizes');
   if (Buffer.byteLength(JSON.stringify(sizes), 'utf8') > maxSizesBytes) throw fail('template_sizes_too_large', 'sizes', 'Use a shorter value.');
   const seen = new Set<string>();
@@ -98,7 +104,7 @@ async function checkSizes(sizes: SizeVariantInput[], account: EvaluationAccount 
       throw fail('template_size_invalid_dimensions', at('height'));
     }
     checkSourceBytes(size.source, at('source'));
-    if (evaluating) evaluating = await checkSyntax(size.source, at('source'), account, 'withinBudget');
+    if (evaluating) evaluating = await checkSyntax(size.source, at('source'), checker, 'withinBudget');
     const canvas = readCanvas(size.source);
     if (canvas.kind !== 'canvas' || canvas.canvas.width !== size.width || canvas.canvas.height !== size.height) {
       throw fail('template_size_canvas_mismatch', at('source'));

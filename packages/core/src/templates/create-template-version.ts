@@ -22,7 +22,7 @@ export async function createTemplateVersion(ctx: ServiceContext, options: Create
   checkTemplateId(templateId);
   const template = await ctx.db.template.findFirst({ where: { id: templateId, accountId, archivedAt: null }, select: { inputMode: true } });
   if (!template) throw notFound();
-  const content = await checkVersionContent({ ...request, inputMode: template.inputMode, account: { ctx, accountId } });
+  const content = await checkVersionContent({ ...request, inputMode: template.inputMode, account: { ctx, accountId }, metrics: ctx.metrics });
   const now = ctx.clock();
   return ctx.db.$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ latest_version: number }[]>`

@@ -14,7 +14,7 @@ export interface CreateTemplateOptions {
 /** Saves a new template with version 1 (the contract's saved template routes). input_mode is fixed at creation. */
 export async function createTemplate(ctx: ServiceContext, { accountId, request }: CreateTemplateOptions): Promise<TemplateWithContent> {
   const inputMode = request.input_mode ?? 'html';
-  const content = await checkVersionContent({ source: request.source, schema: request.schema, sizes: request.sizes, inputMode, account: { ctx, accountId } });
+  const content = await checkVersionContent({ source: request.source, schema: request.schema, sizes: request.sizes, inputMode, account: { ctx, accountId }, metrics: ctx.metrics });
   const now = ctx.clock();
   const id = newId(templateIdPrefix);
   const { template, latest } = await ctx.db.$transaction(async (tx) => {

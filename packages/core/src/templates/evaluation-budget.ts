@@ -9,7 +9,6 @@
 // sandbox pool serves accounts in turns and never gives one account every worker, so what an
 // account has in flight delays only its own work.
 import { spendRateAmount, takeRateAmount } from '../limits/rate-limit.ts';
-import { metrics } from '../metrics/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 
@@ -57,7 +56,7 @@ export async function evaluationWithinBudget<T>(account: EvaluationAccount, eval
   const now = ctx.clock();
   const until = refusedUntil.get(accountId);
   if (until !== undefined && until > now.getTime()) {
-    countBudgetRefusal();
+    countBudgetRefusal(ctx);
     return 'skipped';
   }
   try {
@@ -65,7 +64,7 @@ export async function evaluationWithinBudget<T>(account: EvaluationAccount, eval
   } catch (error) {
     if (!(error instanceof DomainError) || error.retryAfterSeconds === undefined) throw error;
     rememberRefusal(accountId, now.getTime() + error.retryAfterSeconds * 1000);
-    countBudgetRefusal();
+    countBudgetRefusal(ctx);
     return 'skipped';
   }
   return charged(account, upfrontSeconds, evaluate);
@@ -101,7 +100,7 @@ async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
   const until = refusedUntil.get(accountId);
   if (until !== undefined && until > now.getTime()) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, until - now.getTime())));
-    countBudgetRefusal();
+    countBudgetRefusal(ctx);
     throw new DomainError('rate_limited', { retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) });
   }
   refusedUntil.delete(accountId);
@@ -112,7 +111,7 @@ async function takeHeld(ctx: ServiceContext, accountId: string): Promise<void> {
     if (waitMs !== null) {
       rememberRefusal(accountId, now.getTime() + waitMs);
       await new Promise((resolve) => setTimeout(resolve, Math.min(refusalPauseMs, waitMs)));
-      countBudgetRefusal();
+      countBudgetRefusal(ctx);
     }
     throw error;
   }
@@ -124,4 +123,4 @@ function rememberRefusal(accountId: string, until: number): void {
   refusedUntil.set(accountId, until);
 }
 
-const countBudgetRefusal = () => metrics.templateEvaluationRefusals.inc({ reason: 'evaluation_budget' });
+const countBudgetRefusal = (ctx: ServiceContext) => ctx.metrics.templateEvaluationRefusals.inc({ reason: 'evaluation_budget' });

@@ -3,12 +3,10 @@ import { checkAssetReferences } from '../assets/asset-references.ts';
 import { type Principal, principalSubject } from '../auth/principal.ts';
 import { takeRateToken } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
-import { checkBrandData, selectBrandValues } from './brand-values.ts';
+import { selectBrandValues } from './brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { maxSourceBytes } from './check-version-content.ts';
-import { compileDataSchema, validateData } from './data-schema.ts';
-import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
-import { meteredEvaluation } from './evaluation-budget.ts';
+import { evaluateTemplateData } from './evaluate-source.ts';
 
 /** Preview and adapt share one bucket per principal. */
 export async function takePreviewToken(ctx: ServiceContext, principal: Principal): Promise<void> {
@@ -34,12 +32,13 @@ export async function previewTemplate(ctx: ServiceContext, { principal, request 
     throw new DomainError('template_source_limit', { details: [{ field: 'source', reason: 'Use a shorter value.' }] });
   }
   const brand = await selectBrandValues(ctx.db, { accountId: principal.accountId, requested: request.brand_kit_id, source: request.source, sourceField: 'source' });
-  const validator = compileDataSchema(request.schema ?? null);
-  checkBrandData(request.data, brand);
-  await checkDataLimits(request.data);
-  const html = await meteredEvaluation({ ctx, accountId: principal.accountId }, (tenancy) => {
-    validateData(validator, request.data, tenancy);
-    return evaluateSource(request.source, request.data, 'source', brand, tenancy);
+  const html = await evaluateTemplateData(ctx.metrics, {
+    source: request.source,
+    data: request.data,
+    sourceField: 'source',
+    brand,
+    schema: request.schema,
+    metering: { ctx, accountId: principal.accountId },
   });
   // the same rule as a render: every asset reference in the output must be the account's
   await checkAssetReferences(ctx.db, principal.accountId, html, 'source');

@@ -1,10 +1,10 @@
 import type { ImageRequest, PdfRequest } from '@svc/contracts';
-import { type BrandValues, checkBrandData } from './brand-values.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
+import type { BrandValues } from './brand-values.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
-import { compileDataSchema, validateData } from './data-schema.ts';
-import { checkDataLimits, evaluateSource } from './evaluate-source.ts';
-import { type EvaluationAccount, type EvaluationTenancy, meteredEvaluation } from './evaluation-budget.ts';
+import { checkDataLimits, evaluateTemplateData } from './evaluate-source.ts';
+import type { EvaluationAccount } from './evaluation-budget.ts';
 import type { ResolvedTemplateVersion } from './resolve-template-version.ts';
 
 export interface SavedRenderInput {
@@ -16,32 +16,36 @@ export interface SavedRenderInput {
 
 const invalid = (field: string) => new DomainError('invalid_request', { details: [{ field, reason: 'invalid value' }] });
 
+export interface SavedRenderInputOptions {
+  resolved: ResolvedTemplateVersion;
+  request: PdfRequest | ImageRequest;
+  /** The selected brand kit's values, read as `brand`. */
+  brand: BrandValues | null;
+  /** The account the render is for: the evaluation is within its budget. */
+  account: EvaluationAccount;
+}
+
 /**
  * The html of a saved-template render: the customer's data is checked against the data limits
  * and, within the account's evaluation budget (taken first), validated against the version's
  * schema (before any override or evaluation), the selected
  * size's data_overrides are merged over it (dataForSize), and the size's source (or the
- * version's) is evaluated, with the selected brand kit's values as `brand`. Source errors point
- * at template_id with line and column.
+ * version's) is evaluated, with the selected brand kit's values as `brand` (evaluateTemplateData).
+ * Source errors point at template_id with line and column.
  */
-export async function savedRenderInput(
-  resolved: ResolvedTemplateVersion,
-  request: PdfRequest | ImageRequest,
-  brand: BrandValues | null = null,
-  account?: EvaluationAccount,
-): Promise<SavedRenderInput> {
-  const data = request.data ?? {};
+export async function savedRenderInput({ resolved, request, brand, account }: SavedRenderInputOptions): Promise<SavedRenderInput> {
+  const { metrics } = account.ctx;
   const { source, overrides, request: sized, sizeId } = selectSize(resolved, request);
-  checkBrandData(data, brand);
-  const validator = compileDataSchema(resolved.schema);
-  await checkDataLimits(data);
-  const evaluate = async (tenancy?: EvaluationTenancy) => {
-    validateData(validator, data, tenancy);
+  const html = await evaluateTemplateData(metrics, {
+    source,
+    data: request.data ?? {},
+    sourceField: 'template_id',
+    brand,
+    schema: resolved.schema,
     // a size's own data_overrides are the template author's: the kit's brand values replace any brand in them
-    return evaluateSource(source, await dataForSize(data, overrides), 'template_id', brand, tenancy);
-  };
-  // the account's evaluation budget is taken before the data is validated, and pays for both
-  const html = account ? await meteredEvaluation(account, evaluate) : await evaluate();
+    evaluatedData: (data) => dataForSize(metrics, data, overrides),
+    metering: account,
+  });
   return { html, request: sized, sizeId };
 }
 
@@ -50,10 +54,10 @@ export async function savedRenderInput(
  * within the data limits), or that data itself. Overrides can grow the data past the limits,
  * so the merged data is held to them too.
  */
-export async function dataForSize(data: Record<string, unknown>, overrides: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
+export async function dataForSize(metrics: ServiceMetrics, data: Record<string, unknown>, overrides: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
   if (!overrides) return data;
   const merged = mergeData(data, overrides);
-  await checkDataLimits(merged);
+  await checkDataLimits(metrics, merged);
   return merged;
 }
 

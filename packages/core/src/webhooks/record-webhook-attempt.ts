@@ -1,6 +1,6 @@
 import { enqueue } from '../tasks/enqueue.ts';
 import { spendRateToken } from '../limits/rate-limit.ts';
-import { metrics } from '../metrics/metrics.ts';
+import type { ServiceMetrics } from '../ports/metrics.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import type { ClaimedAttempt } from './claim-webhook-attempt.ts';
 import { deliveryJobKey, failuresToDisable, nextAttemptAt } from './delivery-rules.ts';
@@ -57,10 +57,10 @@ export async function recordWebhookAttempt(ctx: ServiceContext, claim: ClaimedAt
     }
     return true;
   });
-  if (recorded) countAttempt(claim, result, now);
+  if (recorded) countAttempt(ctx.metrics, claim, result, now);
 }
 
-function countAttempt(claim: ClaimedAttempt, result: WebhookRequestResult, now: Date): void {
+function countAttempt(metrics: ServiceMetrics, claim: ClaimedAttempt, result: WebhookRequestResult, now: Date): void {
   metrics.webhookAttempts.inc({ outcome: result.failure === null ? 'delivered' : 'failed', failure: result.failure ?? 'none' });
   if (result.failure === null && !claim.isTest) metrics.webhookDeliveryLag.observe((now.getTime() - claim.createdAt.getTime()) / 1000);
 }

@@ -4,6 +4,7 @@
 import type { Db } from '@svc/db';
 import { openAiCompatibleProvider } from '../ai/openai-compatible-provider.ts';
 import { smtpMailer } from '../mail/smtp-mailer.ts';
+import { processMetrics } from '../metrics/metrics.ts';
 import type { CompletionWaiter } from '../ports/completion-waiter.ts';
 import type { ObjectStorage } from '../ports/object-storage.ts';
 import { noRenderEngine } from '../ports/render-engine.ts';
@@ -37,6 +38,7 @@ export function createServiceContext(options: CreateServiceContextOptions): Serv
     aiProvider: options.config.ai
       ? openAiCompatibleProvider({ settings: options.config.ai, policy: { allowlist: options.config.egressAllowlist }, logger: options.logger })
       : null,
+    metrics: processMetrics(),
     ...given,
   };
 }

@@ -14,7 +14,7 @@ const landscapePage = { width: 1123, height: 794 };
 
 export default async function Gallery() {
   const session = await requireSession();
-  const starters = await Promise.all(listStarters().map(async (starter) => ({ starter, html: await previewStarter(starter) })));
+  const starters = await Promise.all(listStarters().map(async (starter) => ({ starter, html: await previewStarter(session.ctx, starter) })));
   return (
     <div className="space-y-6">
       <PageHeader
