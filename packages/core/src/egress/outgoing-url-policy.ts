@@ -2,6 +2,7 @@
 // resolved address is public. Checked when a URL is accepted and again on every connection.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { withDeadline } from '@svc/deadline';
 import type { AllowlistEntry } from '../shared/config.ts';
 import { type AddressRefusal, classifyAddress } from './address-policy.ts';
 
@@ -105,18 +106,10 @@ export async function vetUrl(text: string, policy: EgressPolicy, rules: EgressRu
   let addresses: string[];
   if (isIP(hostname)) addresses = [hostname];
   else {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const expired = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error('resolution timed out')), resolveTimeoutMs);
-      });
-      addresses = await Promise.race([(policy.resolver ?? systemResolver)(hostname), expired]);
-    } catch {
-      return { ok: false, refusal: 'host_not_resolvable' };
-    } finally {
-      clearTimeout(timer);
-    }
-    if (addresses.length === 0) return { ok: false, refusal: 'host_not_resolvable' };
+    // an answer that fails or comes too late refuses the host alike
+    const resolved = await withDeadline((policy.resolver ?? systemResolver)(hostname), resolveTimeoutMs, () => null).catch(() => null);
+    if (!resolved || resolved.length === 0) return { ok: false, refusal: 'host_not_resolvable' };
+    addresses = resolved;
   }
   if (!allowlisted) {
     for (const address of addresses) {

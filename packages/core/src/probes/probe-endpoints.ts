@@ -4,6 +4,7 @@
 // docs/observability.md describes them for load balancers and Kubernetes probes.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { withDeadline } from '@svc/deadline';
 import type { ServiceMetrics } from '../ports/metrics.ts';
 
 /** Named checks; each says whether its part is ready. A check that throws is not ready. */
@@ -43,10 +44,7 @@ export function answerProbe(req: IncomingMessage, res: ServerResponse, options: 
 }
 
 async function answerReadiness(res: ServerResponse, readiness: ReadinessChecks): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<null>((resolve) => (timer = setTimeout(resolve, readinessTimeoutMs, null)));
-  const checks = await Promise.race([readiness().catch(() => ({ checks: false })), timedOut]);
-  clearTimeout(timer);
+  const checks = await withDeadline(readiness().catch(() => ({ checks: false })), readinessTimeoutMs, () => null);
   if (!checks) return send(res, 503, { status: 'not_ready', checks: { timeout: false } });
   const ready = Object.values(checks).every(Boolean);
   send(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready', checks });
