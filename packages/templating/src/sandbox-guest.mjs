@@ -7,7 +7,8 @@
 //
 // Both functions return a primitive string, so reading the answer never runs template code:
 //   compile(source)                                   -> "C" + generated JavaScript
-//   run(code, dataJson, outputChars, renderDepth)     -> "H" + html
+//   run(code, dataJson, outputChars, renderDepth,
+//       defaultLocale, defaultTimeZone)               -> "H" + html
 //   either, on failure -> "E" + code + ":" + line + ":" + column (1-based, may be empty)
 //                          + ":" + name (missing data only: the variable, may be empty)
 // The generated JavaScript depends on the source alone (limits are read at run time), which
@@ -18,6 +19,9 @@ function guest() {
 
   var nj = globalThis.nunjucks;
   delete globalThis.nunjucks;
+  // The host's formatter (sandbox-worker.mjs), reachable from the formatting filters alone.
+  var hostFormat = globalThis.svcFormat;
+  delete globalThis.svcFormat;
   var runtime = nj.runtime;
   var lib = nj.lib;
   var hasCompiler = typeof (nj.compiler && nj.compiler.Compiler) === 'function';
@@ -27,7 +31,8 @@ function guest() {
   var RANGE_MAX = 100000;
 
   // Per-evaluation state; a VM serves exactly one evaluation.
-  var job = { fault: null, depth: 0, renderDepth: 0 };
+  // filterAt: the line and column (0-based) of the filter running now.
+  var job = { fault: null, depth: 0, renderDepth: 0, data: null, defaults: { locale: '', timeZone: '' }, filterAt: null };
 
   // Deterministic "random" filter: a fixed-seed xorshift, fresh in every VM.
   var seed = 0x2545f491;
@@ -273,6 +278,7 @@ function guest() {
 
   runtime.svcFilter = function (env, name, lineno0, colno0, inputName, context) {
     var args = Array.prototype.slice.call(arguments, 6);
+    job.filterAt = [lineno0, colno0];
     var rule = inputRules[name];
     if (rule) {
       if (args[0] === undefined) raise('template_missing_data', lineno0, colno0, inputName);
@@ -288,6 +294,97 @@ function guest() {
       throw error;
     }
   };
+
+  installFormattingFilters();
+
+  // --- formatting filters (numbers, money, dates) on the host's ICU ----------------------
+
+  // Each filter's arguments become one options object: positional ones by the names listed,
+  // keyword arguments and plain objects by their own keys. Values are strings of at most
+  // OPTION_CHARS characters, numbers or booleans; the host checks names and values again.
+  var OPTION_CHARS = 64;
+  var OPTION_COUNT = 16;
+
+  function installFormattingFilters() {
+    var positional = {
+      number: ['locale'],
+      percent: ['locale'],
+      currency: ['currency', 'locale'],
+      date: ['format', 'locale'],
+      time: ['format', 'locale'],
+      datetime: ['format', 'locale'],
+      relative: ['unit', 'locale'],
+    };
+    Object.keys(positional).forEach(function (kind) {
+      inputRules[kind] = isPresent;
+      env.addFilter(kind, function (input) {
+        var options = formatOptions(Array.prototype.slice.call(arguments, 1), positional[kind]);
+        return formatOnHost(kind, input, options);
+      });
+    });
+  }
+
+  function isPresent() {
+    return true;
+  }
+
+  function filterFault(code) {
+    var at = job.filterAt || [];
+    raise(code, at[0], at[1]);
+  }
+
+  function formatOptions(args, names) {
+    // no prototype: a "__proto__" key is an option like any other, and refused by the host
+    var options = Object.create(null);
+    var count = 0;
+    var next = 0;
+    function add(name, value) {
+      if (value === undefined) filterFault('template_missing_data');
+      if (value instanceof runtime.SafeString) value = String(value);
+      var plain = (typeof value === 'string' && value.length <= OPTION_CHARS && value.indexOf('\u0000') === -1) || typeof value === 'number' || typeof value === 'boolean';
+      count += 1;
+      if (!plain || count > OPTION_COUNT || hasOwn.call(options, name)) throw new TypeError('invalid formatting option');
+      options[name] = value;
+    }
+    args.forEach(function (arg) {
+      if (isMapping(arg)) {
+        Object.keys(arg).forEach(function (name) {
+          if (name !== '__keywords') add(name, arg[name]);
+        });
+      } else {
+        if (next >= names.length) throw new TypeError('too many arguments');
+        add(names[next], arg);
+        next += 1;
+      }
+    });
+    return options;
+  }
+
+  // The template's argument, else the source's <meta name="svc-...">, else the data's
+  // top-level field, else the fallback.
+  function takeDefault(options, name, metaValue, fallback) {
+    var value = options[name];
+    delete options[name];
+    if (value !== undefined) return value;
+    if (metaValue !== '') return metaValue;
+    var data = job.data;
+    if (data !== null && typeof data === 'object' && hasOwn.call(data, name) && typeof data[name] === 'string' && data[name] !== '') return data[name];
+    return fallback;
+  }
+
+  function formatOnHost(kind, input, options) {
+    if (input instanceof runtime.SafeString) input = String(input);
+    if (!(typeof input === 'number' || (typeof input === 'string' && input.length <= OPTION_CHARS && input.indexOf('\u0000') === -1))) {
+      throw new TypeError('invalid formatting input');
+    }
+    var locale = takeDefault(options, 'locale', job.defaults.locale, 'en-US');
+    var timeZone = takeDefault(options, 'timeZone', job.defaults.timeZone, 'UTC');
+    if (typeof locale !== 'string' || typeof timeZone !== 'string') throw new TypeError('invalid locale or time zone');
+    var answer = hostFormat(kind, input, locale, timeZone, JSON.stringify(options));
+    if (answer === 'W') raise('template_work_limit');
+    if (typeof answer !== 'string' || answer.charAt(0) !== 'F') throw new TypeError('refused by the formatter');
+    return answer.slice(1);
+  }
 
   // --- classification -----------------------------------------------------------------
 
@@ -351,10 +448,12 @@ function guest() {
     }
   }
 
-  function run(code, dataJson, outputChars, renderDepth) {
+  function run(code, dataJson, outputChars, renderDepth, defaultLocale, defaultTimeZone) {
     job.renderDepth = renderDepth;
+    job.defaults = { locale: defaultLocale, timeZone: defaultTimeZone };
     runtime.svcOutputChars = outputChars;
     var data = JSON.parse(dataJson);
+    job.data = data;
     var template;
     try {
       template = new nj.Template({ type: 'code', obj: new Function(code)() }, env, 'template', true);

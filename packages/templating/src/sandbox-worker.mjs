@@ -30,6 +30,7 @@ import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import releaseSyncVariant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten';
+import { format } from './intl-format.mjs';
 import { guestSource } from './sandbox-guest.mjs';
 
 const require = createRequire(import.meta.url);
@@ -62,8 +63,59 @@ async function createSandbox(kind, memoryBytes) {
   runtime.setMaxStackSize(VM_STACK_BYTES);
   const context = runtime.newContext();
   context.unwrapResult(context.evalCode(nunjucksSources[kind], 'nunjucks.js')).dispose();
+  // The VM's one host function; the guest takes it off the global object before any template runs.
+  const formatFunction = context.newFunction('svcFormat', (...args) => context.newString(formatForGuest(context, args)));
+  context.setProp(context.global, 'svcFormat', formatFunction);
+  formatFunction.dispose();
   const guest = context.unwrapResult(context.evalCode(guestSource, 'guest.js'));
   return { kind, runtime, context, guest, memoryBytes };
+}
+
+// Formatting filters (intl-format.mjs) run on the host's ICU, outside the VM's interrupt polls,
+// so each call is charged to the evaluation's work budget in fixed amounts, whatever the host's
+// caches hold: a call costs 1/50 of a work unit (crossing into the host and back costs some
+// 15-20 us, formatting 2-3 us; a unit is about 1 ms of nunjucks work), and each formatter the
+// evaluation uses for the first time 1/4 more (building one costs up to 0.1 ms). An evaluation
+// uses at most FORMATTERS_PER_EVALUATION formatters (fewer than the cache keeps, so none is
+// rebuilt within one); one more is template_work_limit. Work is counted in hundredths of a
+// unit, so the sums are exact.
+const WORK_PER_POLL = 100;
+const WORK_PER_FORMAT_CALL = 2;
+const WORK_PER_FORMATTER = 25;
+const FORMATTERS_PER_EVALUATION = 100;
+
+/**
+ * The budget of the evaluation running now (charge answers false once it is spent).
+ * @type {{ charge: (hundredths: number) => boolean, exhaust: () => void, formatters: Set<string> } | null}
+ */
+let meter = null;
+
+/**
+ * One call of the guest's svcFormat(kind, value, locale, timeZone, optionsJson): only strings and
+ * numbers are read. Answers "F" + text, "X" for input the formatters refuse, "W" when the work
+ * budget is spent.
+ * @param {import('quickjs-emscripten').QuickJSContext} context
+ * @param {import('quickjs-emscripten').QuickJSHandle[]} handles
+ */
+function formatForGuest(context, handles) {
+  if (meter === null || handles.length !== 5) return 'X';
+  if (!meter.charge(WORK_PER_FORMAT_CALL)) return 'W';
+  const values = handles.map((handle) => {
+    const type = context.typeof(handle);
+    if (type === 'string') return context.getString(handle);
+    return type === 'number' ? context.getNumber(handle) : undefined;
+  });
+  const result = format(values[0], values[1], values[2], values[3], values[4]);
+  if (!result.ok) return 'X';
+  if (!meter.formatters.has(result.key)) {
+    if (meter.formatters.size >= FORMATTERS_PER_EVALUATION) {
+      meter.exhaust();
+      return 'W';
+    }
+    if (!meter.charge(WORK_PER_FORMATTER)) return 'W';
+    meter.formatters.add(result.key);
+  }
+  return `F${result.text}`;
 }
 
 /** @typedef {Awaited<ReturnType<typeof createSandbox>>} Sandbox */
@@ -249,12 +301,25 @@ async function evaluate(job) {
   // Work counts only while rendering: compiling costs in proportion to the (size-limited)
   // source alone, is cached, and is bounded by the deadline and the memory limit.
   let rendering = false;
-  let polls = 0;
+  // hundredths of a work unit: interrupt polls and the formatting filters' charges
+  let work = 0;
+  const budget = limits.workUnits * WORK_PER_POLL;
   const deadline = performance.now() + limits.timeMs;
+  meter = {
+    charge(hundredths) {
+      work += hundredths;
+      if (work > budget && stopped === null) stopped = 'template_work_limit';
+      return stopped === null;
+    },
+    exhaust() {
+      stopped ??= 'template_work_limit';
+    },
+    formatters: new Set(),
+  };
   sandbox.runtime.setInterruptHandler(() => {
     if (stopped === null) {
-      if (rendering) polls += 1;
-      if (polls > limits.workUnits) stopped = 'template_work_limit';
+      if (rendering) work += WORK_PER_POLL;
+      if (work > budget) stopped = 'template_work_limit';
       else if (performance.now() > deadline) stopped = 'template_timeout';
     }
     return stopped !== null;
@@ -269,12 +334,31 @@ async function evaluate(job) {
     cacheCode(key, code);
   }
   rendering = true;
-  const answer = callGuest(sandbox, 'run', [code, job.dataJson, limits.outputChars, limits.renderDepth], limits.memoryBytes, reason);
+  const defaults = templateDefaults(job.source);
+  const answer = callGuest(sandbox, 'run', [code, job.dataJson, limits.outputChars, limits.renderDepth, defaults.locale, defaults.timeZone], limits.memoryBytes, reason);
   if (typeof answer !== 'string') return answer;
   const outcome = decodeOutcome(answer);
   // an evaluation that succeeded leaves the sandbox to the account's next one of the source
   if (outcome.ok && keepKey !== undefined) keep(keepKey, sandbox, uses);
   return outcome;
+}
+
+const metaPattern = /<meta\s+name\s*=\s*(["'])svc-(locale|time-zone)\1\s+content\s*=\s*(["'])([A-Za-z0-9_+\-/]{1,64})\3/gi;
+
+/**
+ * The template's own default locale and time zone for the formatting filters, from
+ * <meta name="svc-locale" content="de-DE"> and <meta name="svc-time-zone" content="Europe/Berlin">
+ * written in its source (the first of each; "" when absent). Checked when a filter uses them.
+ * @param {string} source
+ */
+function templateDefaults(source) {
+  const defaults = { locale: '', timeZone: '' };
+  if (!source.includes('svc-')) return defaults;
+  for (const match of source.matchAll(metaPattern)) {
+    const field = match[2].toLowerCase() === 'locale' ? 'locale' : 'timeZone';
+    if (defaults[field] === '') defaults[field] = match[4];
+  }
+  return defaults;
 }
 
 parentPort.on('message', async (message) => {
