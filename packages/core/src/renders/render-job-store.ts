@@ -54,13 +54,14 @@ export interface NewRenderJob {
  */
 export function renderJobRecording(job: NewRenderJob, source: Prisma.Sql = Prisma.sql`(SELECT 1) AS always`): Prisma.Sql {
   const input = 'html' in job.input ? inputValues(job.input) : job.input;
-  const bulk = isBulkWork({ groupId: job.groupId ?? null, credit: job.unbilled ? 'none' : 'reserved' });
+  const credit = job.unbilled ? 'none' : 'reserved';
+  const bulk = isBulkWork({ groupId: job.groupId ?? null, credit });
   return Prisma.sql`
     job_input AS (${input}),
     created AS (
       INSERT INTO render_jobs (id, account_id, key_id, kind, credit, reference, filename, template_id, template_version, data_sha256, options,
                                group_id, retry_of, hidden_at, created_at)
-      SELECT ${job.id}::text, ${job.accountId}::text, ${job.keyId}::text, ${job.kind}::"RenderKind", ${job.unbilled ? 'none' : 'reserved'}::"JobCredit",
+      SELECT ${job.id}::text, ${job.accountId}::text, ${job.keyId}::text, ${job.kind}::"RenderKind", ${credit}::"JobCredit",
              ${job.reference ?? null}::text, ${job.filename}::text, ${job.template?.id ?? null}::text, ${job.template?.version ?? null}::int,
              i.data_sha256, i.options, ${job.groupId ?? null}::text, ${job.retryOf ?? null}::text, ${job.hiddenAt ?? null}::timestamptz, ${job.now}::timestamptz
         FROM ${source}, job_input i
