@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 const unit = [
   'packages/rules/test/**/*.test.ts',
   'packages/templating/test/**/*.test.ts',
+  'packages/codes/test/**/*.test.ts',
   'packages/core/test/egress.test.ts',
   'packages/core/test/egress-request.test.ts',
   'packages/core/test/ai-provider.test.ts',

@@ -1,0 +1,233 @@
+// Draws a barcode or 2D code as one SVG element: bwip-js (Barcode Writer in Pure PostScript, in
+// its generic build, which uses no Node or browser API) encodes; this file checks the input
+// first so that a wrong value is a CodeError naming the field, sizes the drawing and adds the quiet zone and a white background. The SVG holds paths
+// only (the human-readable digits of EAN and UPC are paths too): no script, no text to lay out,
+// no external reference, so it is the same in a PDF at any zoom and in an image.
+import bwipjs from 'bwip-js/generic';
+import { lengthInInches, lengthPattern } from '@svc/rules';
+import { CodeError } from './code-error.ts';
+import { gtinCheckDigit } from './check-digits.ts';
+import { checkEpcPayload } from './epc-payload.ts';
+import { codePoint } from './payload-fields.ts';
+import { checkSwissQrBillPayload } from './swiss-qr-bill-payload.ts';
+
+export const codeKinds = ['qr', 'code128', 'ean13', 'upca', 'datamatrix', 'pdf417', 'swissqr', 'epc'] as const;
+export type CodeKind = (typeof codeKinds)[number];
+export const errorCorrectionLevels = ['L', 'M', 'Q', 'H'] as const;
+export type ErrorCorrectionLevel = (typeof errorCorrectionLevels)[number];
+
+export interface CodeOptions {
+  /** QR only: error correction L, M (default), Q or H. EPC and Swiss codes are always M, as their specifications ask. */
+  ecc?: ErrorCorrectionLevel;
+  /** Light margin around the symbol, in modules (0 to 40); a linear code's at its sides (two modules above and below). */
+  quietZone?: number;
+  /** The drawing's width, quiet zone included, as a length (px, mm, cm, in); its height follows the symbol's proportions. */
+  size?: string;
+  /** Code 128, EAN-13, UPC-A: the bars' height as a length; the digits under EAN and UPC bars add to it. */
+  height?: string;
+  /** Code 128, EAN-13, UPC-A: the digits under the bars (default: yes for EAN and UPC, no for Code 128). */
+  humanReadable?: boolean;
+}
+
+export interface DrawCodeInput {
+  kind: CodeKind;
+  text: string;
+  options?: CodeOptions;
+}
+
+interface KindRules {
+  bcid: string;
+  label: string;
+  /** default quiet zone, in modules */
+  quietZone: number;
+  /** the longest value checked before encoding, in UTF-8 bytes: it bounds the encoder's work */
+  maxBytes: number;
+  /** a module's side in mm at the default size (linear: a bar module's width) */
+  moduleMm: number;
+  linear: boolean;
+}
+
+/** Per kind: bwip-js's symbology, the default quiet zone (the symbology's minimum or more), the length cap and the default module size. */
+export const codeKindRules: Record<CodeKind, KindRules> = {
+  qr: { bcid: 'qrcode', label: 'QR code', quietZone: 4, maxBytes: 2953, moduleMm: 0.5, linear: false },
+  epc: { bcid: 'qrcode', label: 'EPC QR code', quietZone: 4, maxBytes: 331, moduleMm: 0.5, linear: false },
+  swissqr: { bcid: 'swissqrcode', label: 'Swiss QR code', quietZone: 0, maxBytes: 997 * 2, moduleMm: 0, linear: false },
+  datamatrix: { bcid: 'datamatrix', label: 'Data Matrix', quietZone: 2, maxBytes: 1556, moduleMm: 0.5, linear: false },
+  pdf417: { bcid: 'pdf417', label: 'PDF417', quietZone: 2, maxBytes: 1850, moduleMm: 0.33, linear: false },
+  code128: { bcid: 'code128', label: 'Code 128', quietZone: 10, maxBytes: 80, moduleMm: 0.33, linear: true },
+  ean13: { bcid: 'ean13', label: 'EAN-13', quietZone: 11, maxBytes: 13, moduleMm: 0.33, linear: true },
+  upca: { bcid: 'upca', label: 'UPC-A', quietZone: 9, maxBytes: 12, moduleMm: 0.33, linear: true },
+};
+
+/** QR capacity in bytes (version 40) per error correction level: a longer value is refused before encoding. */
+const QR_BYTES: Record<ErrorCorrectionLevel, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
+/** The Swiss QR code is 46 x 46 mm (without quiet zone) in a QR-bill. */
+const SWISS_QR_MM = 46;
+/** The bars' height at the default size: EAN and UPC at nominal size, Code 128 a common label height. */
+const DEFAULT_BAR_MM: Partial<Record<CodeKind, number>> = { code128: 15, ean13: 22.85, upca: 22.85 };
+/** bwip-js draws a module as this many of its units at scale 1 (2D codes; linear bars are 1 unit a module). */
+const UNITS_PER_MODULE: Partial<Record<CodeKind, number>> = { qr: 2, epc: 2, datamatrix: 2, pdf417: 1, code128: 1, ean13: 1, upca: 1 };
+/** The Swiss QR code's drawing is a fixed 130 units (46 mm in points) times the scale, its modules rounded to whole units: drawn at scale 8 they stay within 6% of their size. */
+const SWISS_SCALE = 8;
+
+const utf8Bytes = (text: string): number => new TextEncoder().encode(text).byteLength;
+
+function checkValue(kind: CodeKind, text: string, options: CodeOptions): void {
+  const rules = codeKindRules[kind];
+  if (typeof text !== 'string' || text === '') throw new CodeError('value', 'missing', `a ${rules.label} needs a value`);
+  const bytes = utf8Bytes(text);
+  const cap = kind === 'qr' ? QR_BYTES[options.ecc ?? 'M'] : rules.maxBytes;
+  if (bytes > cap) throw new CodeError('value', 'too_long', `is ${bytes} bytes, a ${rules.label}${kind === 'qr' ? ` at error correction ${options.ecc ?? 'M'}` : ''} holds at most ${cap}`);
+  if (kind === 'ean13' || kind === 'upca') {
+    const digits = kind === 'ean13' ? 13 : 12;
+    if (!new RegExp(`^[0-9]{${digits - 1},${digits}}$`).test(text)) throw new CodeError('value', 'invalid_format', `an ${rules.label} is ${digits - 1} digits, or ${digits} with the check digit`);
+    if (text.length === digits) {
+      const expected = gtinCheckDigit(text.slice(0, -1));
+      if (Number(text.at(-1)) !== expected) throw new CodeError('value', 'check_digit', `wrong check digit ${text.at(-1)}: the ${rules.label} check digit of these digits is ${expected}`);
+    }
+  }
+  if (kind === 'code128') {
+    for (const [position, character] of [...text].entries()) {
+      if (character < ' ' || character > '~') throw new CodeError('value', 'invalid_character', `character ${codePoint(character)} at position ${position + 1} cannot be encoded in Code 128 (printable ASCII only)`);
+    }
+  }
+  if (kind === 'epc') checkEpcPayload(text);
+  if (kind === 'swissqr') checkSwissQrBillPayload(text);
+}
+
+function checkOptions(kind: CodeKind, options: CodeOptions): void {
+  const rules = codeKindRules[kind];
+  if (options.ecc !== undefined) {
+    if (!errorCorrectionLevels.includes(options.ecc)) throw new CodeError('ecc', 'invalid_option', 'must be L, M, Q or H');
+    if (kind !== 'qr' && !((kind === 'epc' || kind === 'swissqr') && options.ecc === 'M')) {
+      throw new CodeError('ecc', 'invalid_option', kind === 'epc' || kind === 'swissqr' ? `a ${rules.label} is always at error correction M` : `only a QR code has an error correction level`);
+    }
+  }
+  if (options.quietZone !== undefined && !(Number.isInteger(options.quietZone) && options.quietZone >= 0 && options.quietZone <= 40)) {
+    throw new CodeError('quietZone', 'invalid_option', 'must be a whole number of modules, 0 to 40');
+  }
+  for (const field of ['size', 'height'] as const) {
+    const value = options[field];
+    if (value === undefined) continue;
+    if (!lengthPattern.test(value) || !(lengthInInches(value)! > 0)) throw new CodeError(field, 'invalid_option', 'must be a length above 0 with unit px, mm, cm or in (40mm)');
+    if (lengthInInches(value)! > 40) throw new CodeError(field, 'out_of_range', 'must be at most 40 inches');
+  }
+  if (options.height !== undefined && !rules.linear) throw new CodeError('height', 'invalid_option', `a ${rules.label} takes its height from its size`);
+  if (options.humanReadable !== undefined && !rules.linear) throw new CodeError('humanReadable', 'invalid_option', `only Code 128, EAN-13 and UPC-A print their digits`);
+}
+
+/** bwip-js's errors say what failed in words of its own (bwipp.qrcodeInputTooLong#27120: The input data is too long). */
+function encoderError(kind: CodeKind, error: unknown): CodeError {
+  const raw = error instanceof Error ? error.message : String(error);
+  const message = raw.replace(/^bwipp\.\w+#\d+:\s*/, '').replace(/^bwip-js:\s*/, '');
+  const tooLong = /too ?long|maximum length|exceed/i.test(raw);
+  return new CodeError('value', tooLong ? 'too_long' : 'invalid_format', tooLong ? `too long for a ${codeKindRules[kind].label}` : `cannot be drawn as a ${codeKindRules[kind].label}: ${message}`);
+}
+
+interface Length {
+  value: number;
+  unit: string;
+}
+
+function parseLength(text: string): Length {
+  const match = lengthPattern.exec(text)!;
+  return { value: Number(match[1]), unit: match[2]! };
+}
+
+const round = (value: number) => Number(value.toFixed(4));
+
+/**
+ * The symbol as one SVG element with width, height and viewBox. Throws a CodeError for a value
+ * the symbology cannot carry (with the field and the rule) or an option out of range.
+ */
+export function drawCode({ kind, text, options = {} }: DrawCodeInput): string {
+  if (!codeKinds.includes(kind)) throw new CodeError('kind', 'invalid_kind', `must be one of ${codeKinds.join(', ')}`);
+  const rules = codeKindRules[kind];
+  checkOptions(kind, options);
+  checkValue(kind, text, options);
+  const quietZone = options.quietZone ?? rules.quietZone;
+  const humanReadable = options.humanReadable ?? (kind === 'ean13' || kind === 'upca');
+
+  // the bars' height: bwip-js takes it in mm at 1 unit (a module) per point, so the height in modules is converted to those mm
+  let barModules = 0;
+  if (rules.linear) {
+    const barMm = options.height ? lengthInInches(options.height)! * 25.4 : DEFAULT_BAR_MM[kind]!;
+    const moduleMm = options.size ? undefined : rules.moduleMm;
+    barModules = moduleMm ? barMm / moduleMm : 0;
+    if (!moduleMm) {
+      // the module follows from the width asked for: a first drawing measures the symbol's width in modules
+      const width = symbolUnits(kind, text, { humanReadable, barModules: 10 }).width + 2 * quietZone;
+      barModules = barMm / ((lengthInInches(options.size!)! * 25.4) / width);
+    }
+  }
+  const drawn = symbolUnits(kind, text, { ecc: kind === 'qr' ? (options.ecc ?? 'M') : 'M', humanReadable, barModules });
+  // the Swiss code's modules are known only from the encoder's matrix, read when a margin needs them
+  const unitsPerModule = kind !== 'swissqr' ? UNITS_PER_MODULE[kind]! : quietZone > 0 ? drawn.width / swissModules(text) : 0;
+  const margin = quietZone * unitsPerModule;
+  // a linear code's quiet zone is at its sides; above and below, two modules keep the bars off their neighbours
+  const marginY = rules.linear ? Math.min(margin, 2) : margin;
+  const box = { x: -margin, y: -marginY, width: drawn.width + 2 * margin, height: drawn.height + 2 * marginY };
+
+  let width: Length;
+  if (options.size) width = parseLength(options.size);
+  else if (kind === 'swissqr') width = { value: round((SWISS_QR_MM * box.width) / drawn.width), unit: 'mm' };
+  else width = { value: round((box.width / unitsPerModule) * rules.moduleMm), unit: 'mm' };
+  const height = { value: round((width.value * box.height) / box.width), unit: width.unit };
+
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width.value}${width.unit}" height="${height.value}${height.unit}" ` +
+    `viewBox="${round(box.x)} ${round(box.y)} ${round(box.width)} ${round(box.height)}" role="img" aria-label="${rules.label}" shape-rendering="crispEdges">` +
+    `<rect x="${round(box.x)}" y="${round(box.y)}" width="${round(box.width)}" height="${round(box.height)}" fill="#ffffff"/>` +
+    drawn.body +
+    '</svg>'
+  );
+}
+
+interface Drawn {
+  width: number;
+  height: number;
+  /** the drawing's elements, without bwip-js's own svg element */
+  body: string;
+}
+
+function symbolUnits(kind: CodeKind, text: string, settings: { ecc?: ErrorCorrectionLevel; humanReadable?: boolean; barModules?: number }): Drawn {
+  const rules = codeKindRules[kind];
+  const options: Record<string, unknown> = { bcid: rules.bcid, text, scale: kind === 'swissqr' ? SWISS_SCALE : 1, barcolor: '000000' };
+  if (kind === 'qr' || kind === 'epc') options.eclevel = settings.ecc;
+  if (rules.linear) {
+    options.includetext = settings.humanReadable;
+    options.height = ((settings.barModules ?? 10) * 25.4) / 72;
+  }
+  let svg: string;
+  try {
+    svg = bwipjs.toSVG(options as unknown as Parameters<typeof bwipjs.toSVG>[0]);
+  } catch (error) {
+    throw encoderError(kind, error);
+  }
+  const viewBox = /viewBox="0 0 ([0-9.]+) ([0-9.]+)"/.exec(svg);
+  if (!viewBox) throw new Error('bwip-js drew an SVG without a viewBox');
+  let body = svg.replace(/^[\s\S]*?<svg[^>]*>/, '').replace(/<\/svg>\s*$/, '');
+  // the Swiss cross is cut out of the code with a clip path: its id is made unique to this drawing,
+  // so two codes of one document never share one
+  if (body.includes('id="clip0"')) {
+    const id = `svc-code-${hash(body)}`;
+    body = body.replaceAll('id="clip0"', `id="${id}"`).replaceAll('url(#clip0)', `url(#${id})`);
+  }
+  return { width: Number(viewBox[1]), height: Number(viewBox[2]), body: body.trim() };
+}
+
+/** The Swiss QR code's modules a side (its drawing is the same size whatever the version). */
+function swissModules(text: string): number {
+  const [symbol] = bwipjs.raw('swissqrcode', text, {}) as Array<{ pixx: number }>;
+  return symbol!.pixx;
+}
+
+/** FNV-1a of the drawing, in hex: the same drawing gets the same id, so a repeated code is harmless too. */
+function hash(text: string): string {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193) >>> 0;
+  }
+  return value.toString(16).padStart(8, '0');
+}
