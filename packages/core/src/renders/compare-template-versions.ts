@@ -8,6 +8,7 @@ import { takeUnbilledRenders } from './admit-unbilled-render.ts';
 import { finishRender } from './finish-render.ts';
 import { createPreviewJob } from './preview-job.ts';
 import { removeRenderFiles } from './render-files.ts';
+import { isTerminal } from './render-job-store.ts';
 import { evaluateTemplateData } from '../templates/evaluate-source.ts';
 import { getTemplateVersion } from '../templates/get-template-version.ts';
 import { takePreviewToken } from '../templates/preview-template.ts';
@@ -78,12 +79,9 @@ async function renderSnapshot(ctx: ServiceContext, accountId: string, html: stri
     listed: false,
   });
   try {
-    const finished = async () => {
-      const job = await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } });
-      return job?.status === 'succeeded' || job?.status === 'failed' || job?.status === 'cancelled';
-    };
-    await ctx.completions.wait(jobId, ctx.config.renderWaitMs, finished);
-    const job = await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } });
+    const finished = async () => isTerminal(await ctx.db.renderJob.findUnique({ where: { id: jobId }, select: { status: true } }));
+    // the finish's notice carries the job; a poll that saw it finish reads it once more
+    const job = (await ctx.completions.wait(jobId, ctx.config.renderWaitMs, finished)) ?? (await ctx.db.renderJob.findUniqueOrThrow({ where: { id: jobId } }));
     if (job.status !== 'succeeded' || !job.storageKey) throw new DomainError(job.status === 'failed' ? 'internal_error' : 'overloaded');
     const stored = await ctx.storage.open(job.storageKey);
     if (!stored) throw new DomainError('overloaded');

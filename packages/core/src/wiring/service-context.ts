@@ -1,6 +1,7 @@
 // The composition root of core: which adapter serves each port of the ServiceContext when a
 // process gives none of its own. Nothing else in core imports this folder; the processes (web,
 // worker, CLI, scripts) and the tests call it once at start.
+import { delay } from '@svc/deadline';
 import type { Db } from '@svc/db';
 import { openAiCompatibleProvider } from '../ai/openai-compatible-provider.ts';
 import { smtpMailer } from '../mail/smtp-mailer.ts';
@@ -52,7 +53,7 @@ export function storageFromConfig(config: ServiceConfig): ObjectStorage {
 /** A waiter without a listening connection: it polls once a second. For processes that rarely wait. */
 async function pollUntilFinished(timeoutMs: number, isFinished: () => Promise<boolean>): Promise<null> {
   for (let waited = 0; waited < timeoutMs && !(await isFinished()); waited += 1000) {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, timeoutMs - waited)));
+    await delay(Math.min(1000, timeoutMs - waited));
   }
   return null;
 }

@@ -1,6 +1,6 @@
 // The messages of a build or chat, oldest first: what was asked, where it stands (with live
 // progress while it runs), what it cost, why it failed, and the candidate preview it rendered.
-import type { ReportProblem, TemplateBuildInput, TemplateOutput } from '@svc/contracts';
+import { renderKindOf, type ReportProblem, type TemplateBuildInput, type TemplateOutput } from '@svc/contracts';
 import { getRender, mintDownloadLink, reportOf, type ServiceContext, type TemplateMessageRecord } from '@svc/core';
 import type { ReactNode } from 'react';
 import { ReportProblemList } from '../../../src/dashboard/report/report-view.tsx';
@@ -24,7 +24,7 @@ export interface Preview {
 /** The candidate's preview job as a link the browser can open, while its file is kept. */
 export async function previewOf(ctx: ServiceContext, accountId: string, previewId: string | null): Promise<Preview | null> {
   if (!previewId) return null;
-  const kind = previewId.startsWith('pdf_') ? 'pdf' : 'image';
+  const kind = renderKindOf(previewId) ?? 'image';
   const job = await getRender(ctx, { accountId, kind, jobId: previewId }).catch(() => null);
   const link = job && (await mintDownloadLink(ctx, job));
   if (!link) return null;
