@@ -38,8 +38,6 @@ import { type DatabaseHandle, migrate, resolveDatabase } from '@svc/db/admin';
 import { serviceNodeArgs } from './service-process.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const port = Number(process.env.PORT ?? 3000);
-const publicUrl = (process.env.SVC_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
 const logger = createLogger('start');
 
 let database: DatabaseHandle | null = null;
@@ -63,14 +61,16 @@ process.on('SIGHUP', () => void stop(0));
 stopWhenParentGone(() => void stop(0));
 
 try {
-  const dataDir = process.env.SVC_DATA_DIR ?? '.data';
+  const config = loadConfig();
+  const { dataDir, publicUrl } = config;
+  const port = config.web.port;
   // the embedded cluster and the tenants' files: for the service's user only
-  if (!process.env.DATABASE_URL || !loadConfig().s3) await sealDataDir(dataDir);
+  if (!config.databaseUrl || !config.s3) await sealDataDir(dataDir);
   database = await resolveDatabase({
-    url: process.env.DATABASE_URL,
+    url: config.databaseUrl,
     dataDir,
-    port: process.env.SVC_EMBEDDED_PG_PORT ? Number(process.env.SVC_EMBEDDED_PG_PORT) : undefined,
-    tcp: process.env.SVC_EMBEDDED_PG_TCP === '1',
+    port: config.embeddedDatabase.port,
+    tcp: config.embeddedDatabase.tcp,
     log: (message) => logger.info(message),
   });
   if (stopping) await stopping;
@@ -79,7 +79,7 @@ try {
   if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
 
   const db = createDb({ url: database.url, poolSize: 2 });
-  const setupCtx = createServiceContext({ db, logger, config: { ...loadConfig(), publicUrl } });
+  const setupCtx = createServiceContext({ db, logger, config });
   // secrets stored before sealing, or under a key since rotated, are sealed under the current key
   const { resealed } = await resealSecrets(setupCtx);
   if (resealed > 0) logger.info('secrets sealed under the current key', { resealed });
@@ -133,7 +133,7 @@ try {
   // the files that hold its key and link, never the secrets themselves
   const lines = [`Rendering service ready at ${publicUrl}`];
   if (demo) lines.push(`Demo account ${demo.accountId} created with trial credits.`);
-  if (demo && demoFiles) lines.push(`Demo API key (in a file only this user can read; keep it): ${demoFiles.apiKey}`, `Try: ${tryCommand(demoFiles.apiKey)}`);
+  if (demo && demoFiles) lines.push(`Demo API key (in a file only this user can read; keep it): ${demoFiles.apiKey}`, `Try: ${tryCommand(publicUrl, demoFiles.apiKey)}`);
   if (demo && !demoFiles) lines.push('Demo API key not saved (see the log): sign in with the command below and create a key on the Developers page.');
   if (demo && demoLink && demoFiles?.signInLink) {
     lines.push(`Sign in to the demo account in a browser with the link in ${demoFiles.signInLink} (one use, until ${demoLink.expiresAt.toISOString()})`);
@@ -155,7 +155,7 @@ try {
  * read from its file as the command runs, and Node reads the link out of the JSON, as whoever
  * ran `npm start` has it.
  */
-function tryCommand(apiKeyFile: string): string {
+function tryCommand(publicUrl: string, apiKeyFile: string): string {
   const render = `curl -s ${publicUrl}/v1/pdf -H "Authorization: Bearer $(cat ${shellWord(apiKeyFile)})" -H "Content-Type: application/json" -d '{"html": "<h1>Hello from the rendering service</h1>"}'`;
   const link = `node -p 'JSON.parse(fs.readFileSync(0, "utf8")).download.url'`;
   return `curl -sfo hello.pdf "$(${render} | ${link})" && echo "saved hello.pdf"`;
