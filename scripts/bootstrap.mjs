@@ -127,6 +127,10 @@ const systemPackages = [
   { binary: '/usr/share/fonts/truetype/firacode/FiraCode-Regular.ttf', apt: 'fonts-firacode' },
   // validates and sanitises uploaded WOFF2 brand fonts
   { binary: '/usr/bin/ots-sanitize', apt: 'opentype-sanitizer' },
+  // tests only: read back the barcodes and 2D codes a render drew (packages/renderer/test/codes.test.ts)
+  { binary: '/usr/bin/zbarimg', apt: 'zbar-tools' },
+  { binary: '/usr/bin/dmtxread', apt: 'dmtx-utils' },
+  { binary: '/usr/bin/ZXingReader', apt: 'zxing-cpp-tools' },
 ];
 
 function ensureSystemPackages() {

@@ -38,6 +38,8 @@ export interface DrawCodeInput {
 interface KindRules {
   bcid: string;
   label: string;
+  /** the label with its article, for messages */
+  named: string;
   /** default quiet zone, in modules */
   quietZone: number;
   /** the longest value checked before encoding, in UTF-8 bytes: it bounds the encoder's work */
@@ -49,14 +51,14 @@ interface KindRules {
 
 /** Per kind: bwip-js's symbology, the default quiet zone (the symbology's minimum or more), the length cap and the default module size. */
 export const codeKindRules: Record<CodeKind, KindRules> = {
-  qr: { bcid: 'qrcode', label: 'QR code', quietZone: 4, maxBytes: 2953, moduleMm: 0.5, linear: false },
-  epc: { bcid: 'qrcode', label: 'EPC QR code', quietZone: 4, maxBytes: 331, moduleMm: 0.5, linear: false },
-  swissqr: { bcid: 'swissqrcode', label: 'Swiss QR code', quietZone: 0, maxBytes: 997 * 2, moduleMm: 0, linear: false },
-  datamatrix: { bcid: 'datamatrix', label: 'Data Matrix', quietZone: 2, maxBytes: 1556, moduleMm: 0.5, linear: false },
-  pdf417: { bcid: 'pdf417', label: 'PDF417', quietZone: 2, maxBytes: 1850, moduleMm: 0.33, linear: false },
-  code128: { bcid: 'code128', label: 'Code 128', quietZone: 10, maxBytes: 80, moduleMm: 0.33, linear: true },
-  ean13: { bcid: 'ean13', label: 'EAN-13', quietZone: 11, maxBytes: 13, moduleMm: 0.33, linear: true },
-  upca: { bcid: 'upca', label: 'UPC-A', quietZone: 9, maxBytes: 12, moduleMm: 0.33, linear: true },
+  qr: { bcid: 'qrcode', label: 'QR code', named: 'a QR code', quietZone: 4, maxBytes: 2953, moduleMm: 0.5, linear: false },
+  epc: { bcid: 'qrcode', label: 'EPC QR code', named: 'an EPC QR code', quietZone: 4, maxBytes: 331, moduleMm: 0.5, linear: false },
+  swissqr: { bcid: 'swissqrcode', label: 'Swiss QR code', named: 'a Swiss QR code', quietZone: 0, maxBytes: 997 * 2, moduleMm: 0, linear: false },
+  datamatrix: { bcid: 'datamatrix', label: 'Data Matrix', named: 'a Data Matrix', quietZone: 2, maxBytes: 1556, moduleMm: 0.5, linear: false },
+  pdf417: { bcid: 'pdf417', label: 'PDF417', named: 'a PDF417', quietZone: 2, maxBytes: 1850, moduleMm: 0.33, linear: false },
+  code128: { bcid: 'code128', label: 'Code 128', named: 'a Code 128', quietZone: 10, maxBytes: 80, moduleMm: 0.33, linear: true },
+  ean13: { bcid: 'ean13', label: 'EAN-13', named: 'an EAN-13', quietZone: 11, maxBytes: 13, moduleMm: 0.33, linear: true },
+  upca: { bcid: 'upca', label: 'UPC-A', named: 'a UPC-A', quietZone: 9, maxBytes: 12, moduleMm: 0.33, linear: true },
 };
 
 /** QR capacity in bytes (version 40) per error correction level: a longer value is refused before encoding. */
@@ -74,13 +76,13 @@ const utf8Bytes = (text: string): number => new TextEncoder().encode(text).byteL
 
 function checkValue(kind: CodeKind, text: string, options: CodeOptions): void {
   const rules = codeKindRules[kind];
-  if (typeof text !== 'string' || text === '') throw new CodeError('value', 'missing', `a ${rules.label} needs a value`);
+  if (typeof text !== 'string' || text === '') throw new CodeError('value', 'missing', `${rules.named} needs a value`);
   const bytes = utf8Bytes(text);
   const cap = kind === 'qr' ? QR_BYTES[options.ecc ?? 'M'] : rules.maxBytes;
-  if (bytes > cap) throw new CodeError('value', 'too_long', `is ${bytes} bytes, a ${rules.label}${kind === 'qr' ? ` at error correction ${options.ecc ?? 'M'}` : ''} holds at most ${cap}`);
+  if (bytes > cap) throw new CodeError('value', 'too_long', `is ${bytes} bytes, ${rules.named}${kind === 'qr' ? ` at error correction ${options.ecc ?? 'M'}` : ''} holds at most ${cap}`);
   if (kind === 'ean13' || kind === 'upca') {
     const digits = kind === 'ean13' ? 13 : 12;
-    if (!new RegExp(`^[0-9]{${digits - 1},${digits}}$`).test(text)) throw new CodeError('value', 'invalid_format', `an ${rules.label} is ${digits - 1} digits, or ${digits} with the check digit`);
+    if (!new RegExp(`^[0-9]{${digits - 1},${digits}}$`).test(text)) throw new CodeError('value', 'invalid_format', `${rules.named} is ${digits - 1} digits, or ${digits} with the check digit`);
     if (text.length === digits) {
       const expected = gtinCheckDigit(text.slice(0, -1));
       if (Number(text.at(-1)) !== expected) throw new CodeError('value', 'check_digit', `wrong check digit ${text.at(-1)}: the ${rules.label} check digit of these digits is ${expected}`);
@@ -100,7 +102,7 @@ function checkOptions(kind: CodeKind, options: CodeOptions): void {
   if (options.ecc !== undefined) {
     if (!errorCorrectionLevels.includes(options.ecc)) throw new CodeError('ecc', 'invalid_option', 'must be L, M, Q or H');
     if (kind !== 'qr' && !((kind === 'epc' || kind === 'swissqr') && options.ecc === 'M')) {
-      throw new CodeError('ecc', 'invalid_option', kind === 'epc' || kind === 'swissqr' ? `a ${rules.label} is always at error correction M` : `only a QR code has an error correction level`);
+      throw new CodeError('ecc', 'invalid_option', kind === 'epc' || kind === 'swissqr' ? `${rules.named} is always at error correction M` : `only a QR code has an error correction level`);
     }
   }
   if (options.quietZone !== undefined && !(Number.isInteger(options.quietZone) && options.quietZone >= 0 && options.quietZone <= 40)) {
@@ -112,7 +114,7 @@ function checkOptions(kind: CodeKind, options: CodeOptions): void {
     if (!lengthPattern.test(value) || !(lengthInInches(value)! > 0)) throw new CodeError(field, 'invalid_option', 'must be a length above 0 with unit px, mm, cm or in (40mm)');
     if (lengthInInches(value)! > 40) throw new CodeError(field, 'out_of_range', 'must be at most 40 inches');
   }
-  if (options.height !== undefined && !rules.linear) throw new CodeError('height', 'invalid_option', `a ${rules.label} takes its height from its size`);
+  if (options.height !== undefined && !rules.linear) throw new CodeError('height', 'invalid_option', `${rules.named} takes its height from its size`);
   if (options.humanReadable !== undefined && !rules.linear) throw new CodeError('humanReadable', 'invalid_option', `only Code 128, EAN-13 and UPC-A print their digits`);
 }
 
@@ -121,7 +123,7 @@ function encoderError(kind: CodeKind, error: unknown): CodeError {
   const raw = error instanceof Error ? error.message : String(error);
   const message = raw.replace(/^bwipp\.\w+#\d+:\s*/, '').replace(/^bwip-js:\s*/, '');
   const tooLong = /too ?long|maximum length|exceed/i.test(raw);
-  return new CodeError('value', tooLong ? 'too_long' : 'invalid_format', tooLong ? `too long for a ${codeKindRules[kind].label}` : `cannot be drawn as a ${codeKindRules[kind].label}: ${message}`);
+  return new CodeError('value', tooLong ? 'too_long' : 'invalid_format', tooLong ? `too long for ${codeKindRules[kind].named}` : `cannot be drawn as ${codeKindRules[kind].named}: ${message}`);
 }
 
 interface Length {
@@ -230,4 +232,37 @@ function hash(text: string): string {
     value = Math.imul(value, 0x01000193) >>> 0;
   }
   return value.toString(16).padStart(8, '0');
+}
+
+export interface CodeModules {
+  /** modules a row */
+  columns: number;
+  /** rows of modules */
+  rows: number;
+  /** a row's height in modules: 1, but 3 for PDF417's rows */
+  rowHeight: number;
+  /** row by row, 1 for a dark module */
+  modules: number[];
+}
+
+/**
+ * The encoder's module matrix of a 2D code, checked as drawCode checks it: what a drawing must
+ * show, module for module. A reader's check for symbols that common decoders do not read (PDF417).
+ */
+export function codeModules({ kind, text, options = {} }: DrawCodeInput): CodeModules {
+  if (!codeKinds.includes(kind)) throw new CodeError('kind', 'invalid_kind', `must be one of ${codeKinds.join(', ')}`);
+  const rules = codeKindRules[kind];
+  if (rules.linear) throw new CodeError('kind', 'invalid_kind', `${rules.named} is bars, not a matrix of modules`);
+  checkOptions(kind, options);
+  checkValue(kind, text, options);
+  const settings: Record<string, unknown> = kind === 'qr' || kind === 'epc' ? { eclevel: kind === 'qr' ? (options.ecc ?? 'M') : 'M' } : {};
+  let symbol: { pixs: number[]; pixx: number; pixy: number } | undefined;
+  try {
+    [symbol] = bwipjs.raw(rules.bcid, text, settings) as Array<{ pixs: number[]; pixx: number; pixy: number }>;
+  } catch (error) {
+    throw encoderError(kind, error);
+  }
+  // pixy counts a PDF417 row as often as it is high; pixs holds each row once
+  const rows = symbol!.pixs.length / symbol!.pixx;
+  return { columns: symbol!.pixx, rows, rowHeight: symbol!.pixy / rows, modules: [...symbol!.pixs] };
 }

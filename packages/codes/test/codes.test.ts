@@ -3,7 +3,7 @@
 // their specifications write them. Decoding what was rendered is packages/renderer/test/codes.test.ts.
 import bwipjs from 'bwip-js/generic';
 import { describe, expect, test } from 'vitest';
-import { CodeError, checkEpcPayload, checkSwissQrBillPayload, codeKinds, drawCode, epcPayload, swissQrBillPayload, type CodeKind, type DrawCodeInput, type SwissQrBillInput } from '../src/index.ts';
+import { CodeError, checkEpcPayload, codeModules, checkSwissQrBillPayload, codeKinds, drawCode, epcPayload, swissQrBillPayload, type CodeKind, type DrawCodeInput, type SwissQrBillInput } from '../src/index.ts';
 
 /** The example bill of the Swiss Implementation Guidelines for the QR-bill (QR-IBAN with QR reference). */
 const SIX_EXAMPLE: SwissQrBillInput = {
@@ -63,9 +63,12 @@ describe('drawCode', () => {
   });
 
   test('PDF417: the drawing is the encoder\'s matrix, module for module (its columns and rows)', () => {
-    const [symbol] = bwipjs.raw('pdf417', SAMPLES.pdf417, {}) as Array<{ pixx: number; pixy: number }>;
+    const [symbol] = bwipjs.raw('pdf417', SAMPLES.pdf417, {}) as Array<{ pixx: number; pixy: number; pixs: number[] }>;
     const svg = draw('pdf417', SAMPLES.pdf417, { quietZone: 0 });
     expect(svg).toContain(`viewBox="0 0 ${symbol!.pixx} ${symbol!.pixy}"`);
+    expect(codeModules({ kind: 'pdf417', text: SAMPLES.pdf417 })).toEqual({ columns: symbol!.pixx, rows: symbol!.pixy / 3, rowHeight: 3, modules: symbol!.pixs });
+    expect(codeModules({ kind: 'qr', text: SAMPLES.qr }).rowHeight).toBe(1);
+    expect(() => codeModules({ kind: 'ean13', text: SAMPLES.ean13 })).toThrow('kind: an EAN-13 is bars, not a matrix of modules');
   });
 
   test('the Swiss QR code is 46 mm with its cross, the same for the same payload; two payloads, two clip ids', () => {
@@ -92,7 +95,7 @@ describe('invalid input is a CodeError naming the field and the rule', () => {
     ['ean13', '4006381333932', 'check_digit', 'value: wrong check digit 2: the EAN-13 check digit of these digits is 1'],
     ['upca', '036000291453', 'check_digit', 'value: wrong check digit 3: the UPC-A check digit of these digits is 2'],
     ['ean13', '40063813339', 'invalid_format', 'value: an EAN-13 is 12 digits, or 13 with the check digit'],
-    ['upca', '03600029145x', 'invalid_format', 'value: an UPC-A is 11 digits, or 12 with the check digit'],
+    ['upca', '03600029145x', 'invalid_format', 'value: a UPC-A is 11 digits, or 12 with the check digit'],
     ['code128', 'Größe', 'invalid_character', 'value: character U+00F6 at position 3 cannot be encoded in Code 128 (printable ASCII only)'],
     ['code128', 'x'.repeat(81), 'too_long', 'value: is 81 bytes, a Code 128 holds at most 80'],
     ['qr', '', 'missing', 'value: a QR code needs a value'],
@@ -117,7 +120,7 @@ describe('invalid input is a CodeError naming the field and the rule', () => {
 
   test.each([
     [{ ecc: 'X' }, 'qr', 'ecc: must be L, M, Q or H'],
-    [{ ecc: 'H' }, 'epc', 'ecc: a EPC QR code is always at error correction M'],
+    [{ ecc: 'H' }, 'epc', 'ecc: an EPC QR code is always at error correction M'],
     [{ ecc: 'M' }, 'datamatrix', 'ecc: only a QR code has an error correction level'],
     [{ quietZone: 41 }, 'qr', 'quietZone: must be a whole number of modules, 0 to 40'],
     [{ size: '40' }, 'qr', 'size: must be a length above 0 with unit px, mm, cm or in (40mm)'],

@@ -4,6 +4,7 @@ import type { JavascriptMode } from '@svc/contracts';
 import type { ReportProblem } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
 import { decodeImages, MAX_DECODED_IMAGES } from './decode-images.ts';
+import { expandCodes, mayHoldCodes } from './expand-codes.ts';
 import { FIT_TEXT, fitSettings, fitText } from './fit-text.ts';
 import { callIsolated } from '../page/isolated-world.ts';
 import { rewriteAssetReferences } from '../page/page-resource-policy.ts';
@@ -97,8 +98,8 @@ export interface Loaded {
 
 /**
  * Loads the HTML and waits for its fonts. For a render (`found` given): then for the document's
- * ready signal (script enabled only), decoded images, and text fitted to its boxes, in that
- * order, so that fitting measures the final content. Layout work without a report (canvas
+ * ready signal (script enabled only), <svc-code> elements drawn, decoded images, and text fitted
+ * to its boxes, in that order, so that fitting measures the final content. Layout work without a report (canvas
  * adaptation, layout facts) measures the document as it was written. Answers what the last
  * evaluation read of the finished document, when it read it (a render without script): its
  * resource hints, and the answer to the capture's question.
@@ -115,6 +116,8 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   }
   await found.time('content_load_ms', load);
   if (job?.javascript === 'disabled') {
+    // <svc-code> elements are drawn before fonts, images and fitting, which then see the drawings
+    if (mayHoldCodes(html)) await expandCodes(job.session);
     const { question } = job;
     const name = question ? `prepareWithoutScript:${question.name}` : 'prepareWithoutScript';
     // the capture's question goes with the preparation: with script off the document does not change after it
@@ -133,6 +136,7 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   if (!job) return {};
   // what the document drew once ready may use fonts that had not started loading before
   if (job.javascript === 'enabled' && (await waitForReadySignal(page, found, job.timeoutMs))) await settleFonts();
+  if (mayHoldCodes(html)) await expandCodes(job.session);
   await decodeImages(job.session);
   await fitText(job.session, found);
   return {};

@@ -1,0 +1,106 @@
+// <svc-code> elements (docs/document-features.md, "Barcodes and QR codes"): after the content
+// loads and before images are decoded and text is fitted, each element's attributes are read in
+// the isolated world, the code is drawn here with @svc/codes (bwip-js, SVG), and the SVG is put
+// inside the element. No page script is involved, so it works with javascript.mode disabled and
+// the document's own script cannot change what is drawn. An element the service cannot draw
+// fails the render (invalid_input, invalid_code): a document never prints a broken code.
+//
+// Cost is bounded: at most MAX_CODES elements and MAX_CODE_VALUE_BYTES of values per render, and
+// each kind's own length cap (packages/codes) before any encoding.
+import type { CDPSession } from 'puppeteer-core';
+import { RenderError } from '@svc/contracts';
+import { codeKinds, drawCode, isCodeError, type CodeKind, type CodeOptions } from '@svc/codes';
+import { callIsolated } from '../page/isolated-world.ts';
+
+/** Elements drawn per render; a document with more fails. */
+export const MAX_CODES = 100;
+/** The values of all elements of a render together, in UTF-8 bytes. */
+export const MAX_CODE_VALUE_BYTES = 16_384;
+
+/** Whether the document can hold an element at all: a render whose HTML never names it pays nothing. */
+export const mayHoldCodes = (html: string): boolean => /svc-code/i.test(html);
+
+interface WrittenCode {
+  selector: string;
+  attributes: Record<string, string | null>;
+}
+
+const ATTRIBUTES = ['kind', 'value', 'ecc', 'quiet-zone', 'size', 'height', 'human-readable'] as const;
+
+/** Reads the elements' attributes (plain source, run in the isolated world). */
+const READ_CODES = `(({ limit, names }) => {
+  const elements = [...document.getElementsByTagName('svc-code')];
+  const selectorOf = (element) => {
+    if (element.id && document.querySelectorAll('#' + CSS.escape(element.id)).length === 1) return ('#' + CSS.escape(element.id)).slice(0, 200);
+    return 'svc-code:nth-of-type(' + (elements.indexOf(element) + 1) + ')';
+  };
+  return {
+    total: elements.length,
+    codes: elements.slice(0, limit).map((element) => ({
+      selector: selectorOf(element),
+      attributes: Object.fromEntries(names.map((name) => [name, element.getAttribute(name)])),
+    })),
+  };
+})`;
+
+/**
+ * Puts each drawing inside its element, in place of whatever the element held. An inline element
+ * becomes an inline block so that the drawing sits on the line without the text's descent below it.
+ */
+const PLACE_CODES = `(({ drawings }) => {
+  const elements = [...document.getElementsByTagName('svc-code')];
+  drawings.forEach((svg, index) => {
+    const element = elements[index];
+    if (!element) return;
+    element.innerHTML = svg;
+    const drawing = element.firstElementChild;
+    if (drawing) drawing.style.display = 'block';
+    if (getComputedStyle(element).display === 'inline') element.style.display = 'inline-block';
+  });
+})`;
+
+/** The element's attribute that holds a field of CodeOptions or the value. */
+const ATTRIBUTE_OF: Record<string, string> = { value: 'value', kind: 'kind', ecc: 'ecc', quietZone: 'quiet-zone', size: 'size', height: 'height', humanReadable: 'human-readable' };
+
+function fail(code: WrittenCode | null, message: string): RenderError {
+  return new RenderError('invalid_input', 'invalid_code', code ? `<svc-code> ${code.selector}: ${message}` : message);
+}
+
+function optionsOf(code: WrittenCode): CodeOptions {
+  const { ecc, 'quiet-zone': quietZone, size, height, 'human-readable': humanReadable } = code.attributes;
+  const options: CodeOptions = {};
+  if (ecc !== null && ecc !== undefined) options.ecc = ecc.trim().toUpperCase() as CodeOptions['ecc'];
+  if (quietZone !== null && quietZone !== undefined) {
+    if (!/^\s*[0-9]{1,3}\s*$/.test(quietZone)) throw fail(code, 'quiet-zone: must be a whole number of modules, 0 to 40');
+    options.quietZone = Number(quietZone);
+  }
+  if (size !== null && size !== undefined) options.size = size.trim();
+  if (height !== null && height !== undefined) options.height = height.trim();
+  if (humanReadable !== null && humanReadable !== undefined) {
+    const written = humanReadable.trim().toLowerCase();
+    if (!['true', 'false', ''].includes(written)) throw fail(code, 'human-readable: must be true or false');
+    options.humanReadable = written !== 'false';
+  }
+  return options;
+}
+
+/** Draws every <svc-code> element of the loaded document, or fails the render naming the first that cannot be drawn. */
+export async function expandCodes(session: CDPSession): Promise<void> {
+  const read = (await callIsolated(session, 'readCodes', READ_CODES, { limit: MAX_CODES, names: ATTRIBUTES })) as { total: number; codes: WrittenCode[] };
+  if (read.total === 0) return;
+  if (read.total > MAX_CODES) throw fail(null, `the document has ${read.total} <svc-code> elements, at most ${MAX_CODES} are drawn`);
+  const bytes = read.codes.reduce((sum, code) => sum + Buffer.byteLength(code.attributes.value ?? ''), 0);
+  if (bytes > MAX_CODE_VALUE_BYTES) throw fail(null, `the <svc-code> values are ${bytes} bytes together, at most ${MAX_CODE_VALUE_BYTES}`);
+  const drawings = read.codes.map((code) => {
+    const kind = (code.attributes.kind ?? '').trim().toLowerCase();
+    if (!codeKinds.includes(kind as CodeKind)) throw fail(code, `kind: must be one of ${codeKinds.join(', ')}`);
+    try {
+      return drawCode({ kind: kind as CodeKind, text: code.attributes.value ?? '', options: optionsOf(code) });
+    } catch (error) {
+      if (!isCodeError(error)) throw error;
+      const attribute = ATTRIBUTE_OF[error.field] ?? `value (${error.field})`;
+      throw fail(code, `${attribute}: ${error.message.slice(error.field.length + 2)}`);
+    }
+  });
+  await callIsolated(session, 'placeCodes', PLACE_CODES, { drawings });
+}
