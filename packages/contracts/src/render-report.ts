@@ -94,6 +94,14 @@ const Problem = z.discriminatedUnion('type', [
     .meta({ description: 'An element marked data-svc-fit="shrink" reached its minimum font size and its content still overflows its box.' }),
   z
     .strictObject({
+      type: z.literal('invalid_code'),
+      selector: Selector.nullable().meta({ description: 'The <svc-code> element: its id, or its position among them; null when the document as a whole is past a limit.' }),
+      attribute: z.string().max(40).nullable().meta({ description: 'The attribute at fault (value, kind, size, height, ecc, quiet-zone, human-readable); for a payment payload, value and the field in parentheses.' }),
+      message: z.string().max(300).meta({ description: 'Why it cannot be drawn, in the service\'s words: the rule, the expected check digit, the code point of a character the symbology cannot carry.' }),
+    })
+    .meta({ description: 'An <svc-code> element the service could not draw; the render fails with invalid_code.' }),
+  z
+    .strictObject({
       type: z.literal('ready_timeout'),
     })
     .meta({ description: 'The document set window.svcReady = false and did not set it to true before the render timeout.' }),

@@ -154,7 +154,7 @@ describe('PDF417: the rendered modules are the encoder\'s matrix', () => {
   });
 });
 
-describe('an element that cannot be drawn fails the render, naming the element and the attribute', () => {
+describe('an element that cannot be drawn fails the render; its report names the element, the attribute and the rule', () => {
   async function failure(html: string): Promise<RenderError> {
     const error = await png(html).then(
       () => null,
@@ -166,17 +166,20 @@ describe('an element that cannot be drawn fails the render, naming the element a
     return error as RenderError;
   }
 
+  const first = 'svc-code:nth-of-type(1)';
   test.each([
-    [element('ean13', '4006381333932', ' id="price"'), '<svc-code> #price: value: wrong check digit 2: the EAN-13 check digit of these digits is 1'],
-    [`<p>${element('qr', 'ok')}${element('code128', 'Größe')}</p>`, '<svc-code> svc-code:nth-of-type(2): value: character U+00F6 at position 3 cannot be encoded in Code 128 (printable ASCII only)'],
-    [element('qr', 'x'.repeat(1300), ' ecc="H"'), '<svc-code> svc-code:nth-of-type(1): value: is 1300 bytes, a QR code at error correction H holds at most 1273'],
-    [element('aztec', 'x'), '<svc-code> svc-code:nth-of-type(1): kind: must be one of qr, code128, ean13, upca, datamatrix, pdf417, swissqr, epc'],
-    [element('qr', 'x', ' size="big"'), '<svc-code> svc-code:nth-of-type(1): size: must be a length above 0 with unit px, mm, cm or in (40mm)'],
-    [element('qr', 'x', ' quiet-zone="-1"'), '<svc-code> svc-code:nth-of-type(1): quiet-zone: must be a whole number of modules, 0 to 40'],
-    [element('epc', epc.replace('DE71', 'DE72')), '<svc-code> svc-code:nth-of-type(1): value (iban): the IBAN check digits do not match (a mistyped character?)'],
-    [element('qr', 'x').repeat(101), 'the document has 101 <svc-code> elements, at most 100 are drawn'],
-    [element('pdf417', 'x'.repeat(1500)).repeat(11), 'the <svc-code> values are 16500 bytes together, at most 16384'],
-  ])('%#', async (body, message) => {
-    expect((await failure(page(body))).message).toBe(message);
+    [element('ean13', '4006381333932', ' id="price"'), '#price', 'value', 'wrong check digit 2: the EAN-13 check digit of these digits is 1'],
+    [`<p>${element('qr', 'ok')}${element('code128', 'Größe')}</p>`, 'svc-code:nth-of-type(2)', 'value', 'character U+00F6 at position 3 cannot be encoded in Code 128 (printable ASCII only)'],
+    [element('qr', 'x'.repeat(1300), ' ecc="H"'), first, 'value', 'is 1300 bytes, a QR code at error correction H holds at most 1273'],
+    [element('aztec', 'x'), first, 'kind', 'must be one of qr, code128, ean13, upca, datamatrix, pdf417, swissqr, epc'],
+    [element('qr', 'x', ' size="big"'), first, 'size', 'must be a length above 0 with unit px, mm, cm or in (40mm)'],
+    [element('qr', 'x', ' quiet-zone="-1"'), first, 'quiet-zone', 'must be a whole number of modules, 0 to 40'],
+    [element('epc', epc.replace('DE71', 'DE72')), first, 'value (iban)', 'the IBAN check digits do not match (a mistyped character?)'],
+    [element('qr', 'x').repeat(101), null, null, 'the document has 101 <svc-code> elements, at most 100 are drawn'],
+    [element('pdf417', 'x'.repeat(1500)).repeat(11), null, null, 'the <svc-code> values are 16500 bytes together, at most 16384'],
+  ])('%#', async (body, selector, attribute, message) => {
+    const error = await failure(page(body));
+    expect(error.findings?.problems).toContainEqual({ type: 'invalid_code', selector, attribute, message });
+    expect(error.message).toBe(selector ? `<svc-code> ${selector}: ${attribute}: ${message}` : message);
   });
 });

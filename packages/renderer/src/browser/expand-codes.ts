@@ -3,12 +3,15 @@
 // the isolated world, the code is drawn here with @svc/codes (bwip-js, SVG), and the SVG is put
 // inside the element. No page script is involved, so it works with javascript.mode disabled and
 // the document's own script cannot change what is drawn. An element the service cannot draw
-// fails the render (invalid_input, invalid_code): a document never prints a broken code.
+// fails the render (invalid_input, invalid_code), and the failed job's report has an
+// invalid_code problem naming the element, the attribute and the rule: a document never prints a
+// broken code.
 //
 // Cost is bounded: at most MAX_CODES elements and MAX_CODE_VALUE_BYTES of values per render, and
 // each kind's own length cap (packages/codes) before any encoding.
 import type { CDPSession } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
+import type { FindingsCollector } from '../report/findings-collector.ts';
 import { codeKinds, drawCode, isCodeError, type CodeKind, type CodeOptions } from '@svc/codes';
 import { callIsolated } from '../page/isolated-world.ts';
 
@@ -62,45 +65,67 @@ const PLACE_CODES = `(({ drawings }) => {
 /** The element's attribute that holds a field of CodeOptions or the value. */
 const ATTRIBUTE_OF: Record<string, string> = { value: 'value', kind: 'kind', ecc: 'ecc', quietZone: 'quiet-zone', size: 'size', height: 'height', humanReadable: 'human-readable' };
 
-function fail(code: WrittenCode | null, message: string): RenderError {
-  return new RenderError('invalid_input', 'invalid_code', code ? `<svc-code> ${code.selector}: ${message}` : message);
+/** Why an element, or the document, cannot be drawn: the report's invalid_code problem. */
+class Refusal {
+  constructor(
+    readonly selector: string | null,
+    readonly attribute: string | null,
+    readonly message: string,
+  ) {}
 }
+
+const refuse = (code: WrittenCode | null, attribute: string | null, message: string) => new Refusal(code?.selector ?? null, attribute, message);
 
 function optionsOf(code: WrittenCode): CodeOptions {
   const { ecc, 'quiet-zone': quietZone, size, height, 'human-readable': humanReadable } = code.attributes;
   const options: CodeOptions = {};
   if (ecc !== null && ecc !== undefined) options.ecc = ecc.trim().toUpperCase() as CodeOptions['ecc'];
   if (quietZone !== null && quietZone !== undefined) {
-    if (!/^\s*[0-9]{1,3}\s*$/.test(quietZone)) throw fail(code, 'quiet-zone: must be a whole number of modules, 0 to 40');
+    if (!/^\s*[0-9]{1,3}\s*$/.test(quietZone)) throw refuse(code, 'quiet-zone', 'must be a whole number of modules, 0 to 40');
     options.quietZone = Number(quietZone);
   }
   if (size !== null && size !== undefined) options.size = size.trim();
   if (height !== null && height !== undefined) options.height = height.trim();
   if (humanReadable !== null && humanReadable !== undefined) {
     const written = humanReadable.trim().toLowerCase();
-    if (!['true', 'false', ''].includes(written)) throw fail(code, 'human-readable: must be true or false');
+    if (!['true', 'false', ''].includes(written)) throw refuse(code, 'human-readable', 'must be true or false');
     options.humanReadable = written !== 'false';
   }
   return options;
 }
 
-/** Draws every <svc-code> element of the loaded document, or fails the render naming the first that cannot be drawn. */
-export async function expandCodes(session: CDPSession): Promise<void> {
+/**
+ * Draws every <svc-code> element of the loaded document, or fails the render naming the first
+ * that cannot be drawn, with an invalid_code problem in the report.
+ */
+export async function expandCodes(session: CDPSession, found: FindingsCollector): Promise<void> {
   const read = (await callIsolated(session, 'readCodes', READ_CODES, { limit: MAX_CODES, names: ATTRIBUTES })) as { total: number; codes: WrittenCode[] };
   if (read.total === 0) return;
-  if (read.total > MAX_CODES) throw fail(null, `the document has ${read.total} <svc-code> elements, at most ${MAX_CODES} are drawn`);
+  let drawings: string[];
+  try {
+    drawings = drawAll(read);
+  } catch (error) {
+    if (!(error instanceof Refusal)) throw error;
+    const message = error.message.length > 300 ? `${error.message.slice(0, 299)}…` : error.message;
+    found.problem({ type: 'invalid_code', selector: error.selector, attribute: error.attribute, message });
+    const where = [error.selector && `<svc-code> ${error.selector}`, error.attribute].filter(Boolean).join(': ');
+    throw new RenderError('invalid_input', 'invalid_code', where ? `${where}: ${message}` : message);
+  }
+  await callIsolated(session, 'placeCodes', PLACE_CODES, { drawings });
+}
+
+function drawAll(read: { total: number; codes: WrittenCode[] }): string[] {
+  if (read.total > MAX_CODES) throw refuse(null, null, `the document has ${read.total} <svc-code> elements, at most ${MAX_CODES} are drawn`);
   const bytes = read.codes.reduce((sum, code) => sum + Buffer.byteLength(code.attributes.value ?? ''), 0);
-  if (bytes > MAX_CODE_VALUE_BYTES) throw fail(null, `the <svc-code> values are ${bytes} bytes together, at most ${MAX_CODE_VALUE_BYTES}`);
-  const drawings = read.codes.map((code) => {
+  if (bytes > MAX_CODE_VALUE_BYTES) throw refuse(null, null, `the <svc-code> values are ${bytes} bytes together, at most ${MAX_CODE_VALUE_BYTES}`);
+  return read.codes.map((code) => {
     const kind = (code.attributes.kind ?? '').trim().toLowerCase();
-    if (!codeKinds.includes(kind as CodeKind)) throw fail(code, `kind: must be one of ${codeKinds.join(', ')}`);
+    if (!codeKinds.includes(kind as CodeKind)) throw refuse(code, 'kind', `must be one of ${codeKinds.join(', ')}`);
     try {
       return drawCode({ kind: kind as CodeKind, text: code.attributes.value ?? '', options: optionsOf(code) });
     } catch (error) {
       if (!isCodeError(error)) throw error;
-      const attribute = ATTRIBUTE_OF[error.field] ?? `value (${error.field})`;
-      throw fail(code, `${attribute}: ${error.message.slice(error.field.length + 2)}`);
+      throw refuse(code, ATTRIBUTE_OF[error.field] ?? `value (${error.field})`, error.message.slice(error.field.length + 2));
     }
   });
-  await callIsolated(session, 'placeCodes', PLACE_CODES, { drawings });
 }

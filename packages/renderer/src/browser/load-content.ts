@@ -117,7 +117,7 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   await found.time('content_load_ms', load);
   if (job?.javascript === 'disabled') {
     // <svc-code> elements are drawn before fonts, images and fitting, which then see the drawings
-    if (mayHoldCodes(html)) await expandCodes(job.session);
+    if (mayHoldCodes(html)) await expandCodes(job.session, found);
     const { question } = job;
     const name = question ? `prepareWithoutScript:${question.name}` : 'prepareWithoutScript';
     // the capture's question goes with the preparation: with script off the document does not change after it
@@ -136,7 +136,7 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   if (!job) return {};
   // what the document drew once ready may use fonts that had not started loading before
   if (job.javascript === 'enabled' && (await waitForReadySignal(page, found, job.timeoutMs))) await settleFonts();
-  if (mayHoldCodes(html)) await expandCodes(job.session);
+  if (mayHoldCodes(html)) await expandCodes(job.session, found);
   await decodeImages(job.session);
   await fitText(job.session, found);
   return {};

@@ -2206,6 +2206,15 @@ export interface components {
             font_size: number;
         } | {
             /** @constant */
+            type: "invalid_code";
+            /** @description The <svc-code> element: its id, or its position among them; null when the document as a whole is past a limit. */
+            selector: string | null;
+            /** @description The attribute at fault (value, kind, size, height, ecc, quiet-zone, human-readable); for a payment payload, value and the field in parentheses. */
+            attribute: string | null;
+            /** @description Why it cannot be drawn, in the service's words: the rule, the expected check digit, the code point of a character the symbology cannot carry. */
+            message: string;
+        } | {
+            /** @constant */
             type: "ready_timeout";
         };
         SizeVariant: {

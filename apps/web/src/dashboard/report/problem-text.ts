@@ -77,6 +77,8 @@ function problemLine(problem: Exclude<ReportProblem, Glyph>): ProblemLine {
       return { text: `Content is ${Math.round(problem.width)} px wide, wider than the page (${Math.round(problem.page_width)} px): part of it is outside the file`, where: problem.selector, url: null, context: null };
     case 'text_fit_minimum':
       return { text: `Text shrank to its smallest size (${problem.font_size} px) and still does not fit its box`, where: problem.selector, url: null, context: null };
+    case 'invalid_code':
+      return { text: `A barcode could not be drawn: ${problem.attribute ? `${problem.attribute}: ` : ''}${problem.message}`, where: problem.selector, url: null, context: null };
     case 'ready_timeout':
       return { text: 'The document asked to be waited for (window.svcReady = false) and was not ready before the time limit', where: null, url: null, context: null };
   }
