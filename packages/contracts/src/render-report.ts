@@ -95,7 +95,7 @@ const Problem = z.discriminatedUnion('type', [
   z
     .strictObject({
       type: z.literal('invalid_code'),
-      selector: Selector.nullable().meta({ description: 'The <svc-code> element: its id, or its position among them; null when the document as a whole is past a limit.' }),
+      selector: Selector.nullable().meta({ description: 'The <svc-code> element (its id when unique, else its path of tag names and positions); null when the document as a whole is past a limit.' }),
       attribute: z.string().max(40).nullable().meta({ description: 'The attribute at fault (value, kind, size, height, ecc, quiet-zone, human-readable); for a payment payload, value and the field in parentheses.' }),
       message: z.string().max(300).meta({ description: 'Why it cannot be drawn, in the service\'s words: the rule, the expected check digit, the code point of a character the symbology cannot carry.' }),
     })

@@ -33,9 +33,16 @@ const ATTRIBUTES = ['kind', 'value', 'ecc', 'quiet-zone', 'size', 'height', 'hum
 /** Reads the elements' attributes (plain source, run in the isolated world). */
 const READ_CODES = `(({ limit, names }) => {
   const elements = [...document.getElementsByTagName('svc-code')];
+  // the report's selector, as fit-text.ts and the report's look write it
   const selectorOf = (element) => {
-    if (element.id && document.querySelectorAll('#' + CSS.escape(element.id)).length === 1) return ('#' + CSS.escape(element.id)).slice(0, 200);
-    return 'svc-code:nth-of-type(' + (elements.indexOf(element) + 1) + ')';
+    if (element.id && document.querySelectorAll('#' + CSS.escape(element.id)).length === 1) return ('#' + CSS.escape(element.id)).slice(0, 1000);
+    const steps = [];
+    for (let node = element; node && node !== document.documentElement; node = node.parentElement) {
+      let position = 1;
+      for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (sibling.localName === node.localName) position += 1;
+      steps.unshift(node.localName + ':nth-of-type(' + position + ')');
+    }
+    return ['html', ...steps].join(' > ').slice(0, 1000);
   };
   return {
     total: elements.length,

@@ -2207,7 +2207,7 @@ export interface components {
         } | {
             /** @constant */
             type: "invalid_code";
-            /** @description The <svc-code> element: its id, or its position among them; null when the document as a whole is past a limit. */
+            /** @description The <svc-code> element (its id when unique, else its path of tag names and positions); null when the document as a whole is past a limit. */
             selector: string | null;
             /** @description The attribute at fault (value, kind, size, height, ecc, quiet-zone, human-readable); for a payment payload, value and the field in parentheses. */
             attribute: string | null;
