@@ -76,6 +76,9 @@ describe('drawCode', () => {
     expect(svg).toContain('width="46mm" height="46mm"');
     expect(svg).toContain('<clipPath');
     expect(draw('swissqr', SAMPLES.swissqr)).toBe(svg);
+    // a quiet zone of 4 modules around the 46 mm code
+    const { columns } = codeModules({ kind: 'swissqr', text: SAMPLES.swissqr });
+    expect(draw('swissqr', SAMPLES.swissqr, { quietZone: 4 })).toContain(`width="${Number(((46 * (columns + 8)) / columns).toFixed(4))}mm"`);
     const other = swissQrBillPayload({ ...SIX_EXAMPLE, amount: 10 });
     expect(draw('swissqr', other).match(/id="([^"]+)"/)![1]).not.toBe(svg.match(/id="([^"]+)"/)![1]);
   });
