@@ -166,11 +166,13 @@ export const restErrorCodes = errorCodes.filter((code) => !graphqlOnlyErrorCodes
  * template_missing_data's message naming the variable and its line. The name is the
  * template's own identifier path as the sandbox read it from the source (letters, digits, _,
  * $, dots and whole-number indexes, at most 100 characters: it holds no markup and no data
- * value), shown back to the account that wrote it. Without a name, the table's message.
+ * value), shown back to the account that wrote it. Without a name, the table's message. `fix`
+ * is the sandbox's one-line fix (@svc/templating's TemplateError.fix: fixed words, that name and
+ * built-in filter names).
  */
-export function missingDataMessage(variable: string | undefined, line: number | undefined): string {
-  if (!variable) return table.template_missing_data[1];
-  return `The template uses ${variable}${line ? ` on line ${line}` : ''}, which the data does not define. Add it to the data, or give it a default.`;
+export function missingDataMessage(variable: string | undefined, line: number | undefined, fix?: string): string {
+  const lead = variable ? `The template uses ${variable}${line ? ` on line ${line}` : ''}, which the data does not define.` : table.template_missing_data[1];
+  return `${lead} ${fix ?? 'Add it to the data, or give it a default.'}`;
 }
 
 export function errorDefinition(code: ErrorCode): ErrorDefinition {

@@ -2,9 +2,12 @@
 import { DomainError } from '@svc/core';
 import type { Format } from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { describe, expect, it } from 'vitest';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataFormats } from '../src/templates/data-formats.ts';
 import { compileDataSchema, validateData } from '../src/templates/data-schema.ts';
+import { invoiceStarter } from '../src/starters/invoice.ts';
 
 function codeOf(work: () => unknown): string | undefined {
   try {
@@ -126,6 +129,34 @@ describe('schema size and complexity', () => {
     expect(validator?.([{ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }])).toBe(false);
     expect(validator?.([{ a: 1 }, { a: 1.5 }, 'x', 1])).toBe(true);
   });
+});
+
+describe('a schema\'s outcome does not depend on the machine\'s load (every core busy with other processes)', () => {
+  const busy: ChildProcess[] = [];
+  beforeAll(async () => {
+    for (let core = 0; core < availableParallelism(); core += 1) busy.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  afterAll(() => {
+    for (const child of busy) child.kill('SIGKILL');
+  });
+
+  it('copies of the Invoice starter\'s schema compile (or are refused as overloaded), never template_schema_complexity', () => {
+    for (let copy = 0; copy < 5; copy += 1) {
+      // a new description each time, so no copy comes from the cache of compiled schemas
+      const code = codeOf(() => compileDataSchema({ ...invoiceStarter.schema, description: `copy ${copy}` }));
+      expect(code === undefined || code === 'overloaded', `copy ${copy}: ${code}`).toBe(true);
+    }
+  }, 120_000);
+
+  it('a schema over the node bound is still template_schema_complexity, and one $ref target is compiled once however often it is used', () => {
+    const many = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1_001 }, (_, index) => [`p${index}`, { type: 'string' }])) };
+    expect(codeOf(() => compileDataSchema(many))).toBe('template_schema_complexity');
+    const leaf = { type: 'object', properties: Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`k${index}`, { type: 'string', minLength: 1 }])) };
+    const reused = { $defs: { leaf }, type: 'object', properties: Object.fromEntries(Array.from({ length: 900 }, (_, index) => [`p${index}`, { $ref: '#/$defs/leaf' }])) };
+    const code = codeOf(() => compileDataSchema(reused));
+    expect(code === undefined || code === 'overloaded', String(code)).toBe(true);
+  }, 120_000);
 });
 
 describe('data errors', () => {

@@ -1,4 +1,5 @@
 import { type FieldReason, type TemplateErrorCode, templateErrorReasons } from '@svc/rules';
+import { templateFix } from './fixes.ts';
 
 export { type FieldReason, isTemplateErrorCode, type TemplateErrorCode, templateErrorCodes } from '@svc/rules';
 
@@ -16,6 +17,8 @@ export interface TemplateErrorDetail {
   pointer?: string | undefined;
   /** The missing variable as the source names it (template_missing_data): identifiers, dots and whole-number indexes. */
   variable?: string | undefined;
+  /** Which porting fix applies, as the sandbox reports it (fixes.ts). */
+  kind?: string | undefined;
 }
 
 // Only what the sandbox builds from the source's identifiers: it may reach a message.
@@ -24,7 +27,8 @@ const variablePattern = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/;
 /**
  * A template or its data was refused. The message is the code itself: nothing here
  * carries data values, rendered output or evaluator prose, and of the source only the name
- * of a missing variable (identifiers and indexes, at most 100 characters).
+ * of a missing variable (identifiers and indexes, at most 100 characters). Where stock nunjucks
+ * would have rendered and one line fixes the template, `fix` says it in a sentence (fixes.ts).
  */
 export class TemplateError extends Error {
   override readonly name = 'TemplateError';
@@ -34,6 +38,7 @@ export class TemplateError extends Error {
   readonly column?: number;
   readonly pointer?: string;
   readonly variable?: string;
+  readonly fix?: string;
 
   constructor(code: TemplateErrorCode, detail: TemplateErrorDetail = {}) {
     super(code);
@@ -49,5 +54,19 @@ export class TemplateError extends Error {
     if (code === 'template_missing_data' && detail.variable !== undefined && detail.variable.length <= 100 && variablePattern.test(detail.variable)) {
       this.variable = detail.variable;
     }
+    const fix = templateFix(code, detail.kind, this.variable);
+    if (fix !== undefined) this.fix = fix;
+  }
+}
+
+/**
+ * The machine was too busy to finish an evaluation that stayed within its CPU time: not the
+ * template's doing, so no TemplateError; the same request may succeed when retried.
+ */
+export class TemplateOverloadedError extends Error {
+  override readonly name = 'TemplateOverloadedError';
+
+  constructor() {
+    super('template evaluation overloaded');
   }
 }

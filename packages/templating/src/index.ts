@@ -2,17 +2,19 @@
  * Template evaluation sandbox: nunjucks source + JSON data -> HTML, for untrusted customers,
  * in QuickJS worker threads. Where it runs, its semantics, limits and errors: docs/templates.md.
  */
-import { TemplateError, isTemplateErrorCode } from './errors.ts';
+import { TemplateError, TemplateOverloadedError, isTemplateErrorCode } from './errors.ts';
 import { checkTemplateData } from './data.ts';
-import { resolveTemplateLimits, type TemplateLimits } from './limits.ts';
+import { resolveTemplateLimits, safetyWallMs, type TemplateLimits } from './limits.ts';
 import { SandboxPool } from './sandbox-pool.ts';
 
-export { TemplateError, templateErrorCodes } from './errors.ts';
+export { TemplateError, TemplateOverloadedError, templateErrorCodes } from './errors.ts';
 export type { FieldReason, TemplateErrorCode, TemplateErrorDetail } from './errors.ts';
 export { defaultTemplateLimits, resolveTemplateLimits } from './limits.ts';
 export type { TemplateLimits } from './limits.ts';
 export { canonicalJson, checkTemplateData } from './data.ts';
 export { type CanvasPage, findCanvasPages } from './canvas-pages.ts';
+// The calling thread's CPU time, for bounds that must not depend on the machine's load.
+export { threadCpuMs } from './thread-cpu.mjs';
 
 export interface EvaluateTemplateInput {
   source: string;
@@ -59,6 +61,7 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
       limits: {
         outputChars: limits.outputChars,
         timeMs: limits.timeMs,
+        safetyMs: safetyWallMs(limits.timeMs),
         memoryBytes: limits.memoryBytes,
         renderDepth: limits.renderDepth,
         workUnits: limits.workUnits,
@@ -67,8 +70,9 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
     { tenant: input.tenant, onWork: input.onWork },
   );
   if (!outcome.ok) {
+    if (outcome.code === 'overloaded') throw new TemplateOverloadedError();
     const code = isTemplateErrorCode(outcome.code) ? outcome.code : 'template_evaluation_error';
-    throw new TemplateError(code, { line: outcome.line, column: outcome.column, variable: outcome.name });
+    throw new TemplateError(code, { line: outcome.line, column: outcome.column, variable: outcome.name, kind: outcome.kind });
   }
   if (outcome.html.length > limits.outputChars) throw new TemplateError('template_output_limit');
   return { html: outcome.html };

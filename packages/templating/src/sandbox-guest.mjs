@@ -11,6 +11,8 @@
 //       defaultLocale, defaultTimeZone)               -> "H" + html
 //   either, on failure -> "E" + code + ":" + line + ":" + column (1-based, may be empty)
 //                          + ":" + name (missing data only: the variable, may be empty)
+//                          + ":" + kind (which porting fix applies: "loader", "filter.upper"...;
+//                          letters, digits and dots only, may be empty; see fixes.ts)
 // The generated JavaScript depends on the source alone (limits are read at run time), which
 // lets the worker cache it by a hash of the source.
 
@@ -49,8 +51,8 @@ function guest() {
 
   // Records why evaluation stopped, then unwinds. Nunjucks re-wraps thrown errors on the way
   // out, so the code travels in `job.fault`, not in the error object.
-  function raise(code, lineno0, colno0, name) {
-    job.fault = { code: code, line: oneBased(lineno0), column: oneBased(colno0), name: name };
+  function raise(code, lineno0, colno0, name, kind) {
+    job.fault = { code: code, line: oneBased(lineno0), column: oneBased(colno0), name: name, kind: kind };
     throw new Error(code);
   }
 
@@ -119,7 +121,7 @@ function guest() {
   function installCompilerHooks(compilerProto) {
     // No loaders: a stateless template cannot name other templates.
     function refuseLoader(node) {
-      raise('template_syntax_error', node.lineno, node.colno);
+      raise('template_syntax_error', node.lineno, node.colno, undefined, 'loader');
     }
     compilerProto.compileInclude = refuseLoader;
     compilerProto.compileImport = refuseLoader;
@@ -156,7 +158,7 @@ function guest() {
     var compileSymbol = compilerProto.compileSymbol;
     compilerProto.compileSymbol = function (node, frame) {
       if (/^[0-9]/.test(node.value)) {
-        if (!/^[0-9]+e[0-9]+$/i.test(node.value)) raise('template_syntax_error', node.lineno, node.colno);
+        if (!/^[0-9]+e[0-9]+$/i.test(node.value)) raise('template_syntax_error', node.lineno, node.colno, undefined, 'digit');
         this._emit(String(Number(node.value)));
         return;
       }
@@ -169,7 +171,7 @@ function guest() {
       var name = node.name;
       this.assertType(name, nj.nodes.Symbol);
       if (!Object.prototype.hasOwnProperty.call(env.filters, name.value)) {
-        raise('template_syntax_error', name.lineno, name.colno);
+        raise('template_syntax_error', name.lineno, name.colno, undefined, 'unknownfilter');
       }
       var input = node.args.children[0];
       this._emit('runtime.svcFilter(env, ' + JSON.stringify(name.value) + ', ' + name.lineno + ', ' + name.colno + ', ' + JSON.stringify(input ? nameOf(input) : '') + ', context, ');
@@ -210,13 +212,13 @@ function guest() {
 
   // Only undefined is missing data; null (a JSON value) renders as an empty string.
   runtime.ensureDefined = function (value, lineno0, colno0, name) {
-    if (value === undefined) raise('template_missing_data', lineno0, colno0, name);
+    if (value === undefined) raise('template_missing_data', lineno0, colno0, name, 'value');
     return value;
   };
 
   var callWrap = runtime.callWrap;
   runtime.callWrap = function (fn, name, context, args) {
-    if (fn === undefined) raise('template_missing_data', undefined, undefined, name);
+    if (fn === undefined) raise('template_missing_data', undefined, undefined, name, 'call');
     return callWrap(fn, name, context, args);
   };
 
@@ -281,15 +283,15 @@ function guest() {
     job.filterAt = [lineno0, colno0];
     var rule = inputRules[name];
     if (rule) {
-      if (args[0] === undefined) raise('template_missing_data', lineno0, colno0, inputName);
-      if (!rule(args[0])) raise('template_invalid_filter_input', lineno0, colno0);
+      if (args[0] === undefined) raise('template_missing_data', lineno0, colno0, inputName, 'filter.' + name);
+      if (!rule(args[0])) raise('template_invalid_filter_input', lineno0, colno0, undefined, 'filter.' + name);
     }
     var filter = env.getFilter(name);
     try {
       return filter.apply(context, args);
     } catch (error) {
       if (job.fault === null && (error instanceof TypeError || error instanceof lib.TemplateError)) {
-        raise('template_invalid_filter_input', lineno0, colno0);
+        raise('template_invalid_filter_input', lineno0, colno0, undefined, 'filter.' + name);
       }
       throw error;
     }
@@ -328,9 +330,9 @@ function guest() {
     return true;
   }
 
-  function filterFault(code) {
+  function filterFault(code, kind) {
     var at = job.filterAt || [];
-    raise(code, at[0], at[1]);
+    raise(code, at[0], at[1], undefined, kind);
   }
 
   function formatOptions(args, names) {
@@ -339,7 +341,7 @@ function guest() {
     var count = 0;
     var next = 0;
     function add(name, value) {
-      if (value === undefined) filterFault('template_missing_data');
+      if (value === undefined) filterFault('template_missing_data', 'argument');
       if (value instanceof runtime.SafeString) value = String(value);
       var plain = (typeof value === 'string' && value.length <= OPTION_CHARS && value.indexOf('\u0000') === -1) || typeof value === 'number' || typeof value === 'boolean';
       count += 1;
@@ -411,12 +413,14 @@ function guest() {
     var line;
     var column;
     var name = '';
+    var kind = '';
     try {
       if (job.fault !== null) {
         code = job.fault.code;
         line = job.fault.line;
         column = job.fault.column;
         if (code === 'template_missing_data' && typeof job.fault.name === 'string') name = job.fault.name;
+        if (typeof job.fault.kind === 'string' && /^[a-z0-9.]{1,40}$/.test(job.fault.kind)) kind = job.fault.kind;
       } else {
         var text = describe(error);
         if (/stack overflow/.test(text)) code = 'template_depth_limit';
@@ -436,7 +440,7 @@ function guest() {
     } catch (ignored) {
       // keep what was established
     }
-    return 'E' + code + ':' + (line === undefined ? '' : line) + ':' + (column === undefined ? '' : column) + ':' + name;
+    return 'E' + code + ':' + (line === undefined ? '' : line) + ':' + (column === undefined ? '' : column) + ':' + name + ':' + kind;
   }
 
   function compile(source) {
@@ -448,17 +452,26 @@ function guest() {
     }
   }
 
+  // The template built from the code of the last run: a VM kept for an account's next
+  // evaluation of the same source (sandbox-worker.mjs) renders it again without building it anew
+  // (parsing the generated code costs about as much as rendering a one-page document). A
+  // template holds no state of a render: each render makes its own context and frames.
+  var built = { code: null, template: null };
+
   function run(code, dataJson, outputChars, renderDepth, defaultLocale, defaultTimeZone) {
     job.renderDepth = renderDepth;
     job.defaults = { locale: defaultLocale, timeZone: defaultTimeZone };
     runtime.svcOutputChars = outputChars;
     var data = JSON.parse(dataJson);
     job.data = data;
-    var template;
-    try {
-      template = new nj.Template({ type: 'code', obj: new Function(code)() }, env, 'template', true);
-    } catch (error) {
-      return failure(error, 'codegen', '');
+    var template = code === built.code ? built.template : null;
+    if (template === null) {
+      try {
+        template = new nj.Template({ type: 'code', obj: new Function(code)() }, env, 'template', true);
+      } catch (error) {
+        return failure(error, 'codegen', '');
+      }
+      built = { code: code, template: template };
     }
     var html;
     try {

@@ -1,11 +1,15 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.ts';
+import { threadCpuMs } from './thread-cpu.mjs';
 
 /** The limits the worker enforces itself; size limits on inputs are checked before dispatch. */
 export interface SandboxLimits {
   outputChars: number;
+  /** CPU time of the evaluating thread (wall time where it cannot be read). */
   timeMs: number;
+  /** Wall time after which an evaluation still under timeMs of CPU is refused as overloaded. */
+  safetyMs: number;
   memoryBytes: number;
   renderDepth: number;
   workUnits: number;
@@ -17,10 +21,10 @@ export interface SandboxJob {
   limits: SandboxLimits;
 }
 
-/** `code` is whatever the worker reported; the caller validates it. */
+/** `code` is whatever the worker reported ('overloaded' when the machine, not the template, ran out of time); the caller validates it. */
 export type SandboxOutcome =
   | { ok: true; html: string }
-  | { ok: false; code: string; line?: number; column?: number; name?: string };
+  | { ok: false; code: string; line?: number; column?: number; name?: string; kind?: string };
 
 /** Who an evaluation is for and what it cost: the pool is fair between tenants. */
 export interface SandboxTenancy {
@@ -32,15 +36,18 @@ export interface SandboxTenancy {
 
 export interface SandboxPoolOptions {
   workers: number;
-  /** Added to timeMs before the parent kills a worker whose VM ignores its own deadline. */
+  /** Added to timeMs (of the worker thread's CPU) and safetyMs before the parent kills a worker whose VM ignores its own deadline. */
   killGraceMs: number;
   /** How long a worker may take to build a sandbox before the job fails. */
   startTimeoutMs: number;
 }
 
+/** How often an overdue worker's CPU time is read again. */
+const overdueCheckMs = 100;
+
 type WorkerMessage =
   | { type: 'ready' }
-  | { type: 'started'; id: number }
+  | { type: 'started'; id: number; thread: number | null; cpuMs: number | null }
   | { type: 'done'; id: number; outcome: SandboxOutcome; workMs: number }
   | { type: 'failed'; id: number };
 
@@ -60,6 +67,10 @@ interface Slot {
   timer: NodeJS.Timeout | null;
   /** A prepared sandbox is waiting in the worker. */
   ready: boolean;
+  /** The tenant of the worker's last task: the one its kept sandbox, if any, is for. */
+  lastTenant?: string;
+  /** When the worker's VM started the current task, and that thread's id and CPU time then. */
+  run: { at: number; thread: number | null; cpuMs: number | null } | null;
 }
 
 // The worker script runs from this package's files on disk, never from a bundle: the web app's
@@ -105,9 +116,13 @@ export class SandboxPool {
   private pump(): void {
     while (this.queue.waiting(this.perTenant())) {
       const idle = this.slots.filter((candidate) => candidate.task === null);
-      const slot = idle.find((candidate) => candidate.ready) ?? idle[0] ?? this.spawnIfRoom();
-      if (slot === null) return;
-      this.assign(slot, this.queue.next(this.perTenant()) as Task);
+      if (idle.length === 0 && this.slots.length >= this.options.workers) return;
+      const task = this.queue.next(this.perTenant()) as Task;
+      // the worker that last evaluated for the tenant may keep a sandbox for its next evaluation
+      // (sandbox-worker.mjs): it is preferred even before it has reported its spares ready
+      const { tenant } = task.tenancy;
+      const kept = tenant === undefined ? undefined : idle.find((candidate) => candidate.lastTenant === tenant);
+      this.assign(kept ?? idle.find((candidate) => candidate.ready) ?? idle[0] ?? this.spawn(), task);
     }
   }
 
@@ -120,10 +135,6 @@ export class SandboxPool {
     return Math.max(1, this.options.workers - 1);
   }
 
-  private spawnIfRoom(): Slot | null {
-    return this.slots.length < this.options.workers ? this.spawn() : null;
-  }
-
   private spawn(): Slot {
     const worker = new Worker(sandboxWorkerUrl(), {
       execArgv: [],
@@ -131,7 +142,7 @@ export class SandboxPool {
       // 32 MiB of native stack, far above QuickJS's own 512 KiB limit (see sandbox-worker.mjs).
       resourceLimits: { stackSizeMb: 32, maxOldGenerationSizeMb: 256 },
     });
-    const slot: Slot = { worker, task: null, timer: null, ready: false };
+    const slot: Slot = { worker, task: null, timer: null, ready: false, run: null };
     worker.unref();
     worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message));
     worker.on('error', (error: Error & { code?: string }) => {
@@ -154,6 +165,7 @@ export class SandboxPool {
     task.startedAt = performance.now();
     slot.task = task;
     slot.ready = false;
+    slot.lastTenant = task.tenancy.tenant;
     slot.worker.ref();
     slot.timer = setTimeout(() => this.kill(slot, null), this.options.startTimeoutMs);
     const { source, dataJson, limits } = task.job;
@@ -171,8 +183,8 @@ export class SandboxPool {
     switch (message.type) {
       case 'started': {
         if (slot.timer !== null) clearTimeout(slot.timer);
-        const timeout = slot.task.job.limits.timeMs + this.options.killGraceMs;
-        slot.timer = setTimeout(() => this.kill(slot, { ok: false, code: 'template_timeout' }), timeout);
+        slot.run = { at: performance.now(), thread: message.thread, cpuMs: message.cpuMs };
+        slot.timer = setTimeout(() => this.overdue(slot), slot.task.job.limits.timeMs + this.options.killGraceMs);
         return;
       }
       case 'done': {
@@ -198,6 +210,7 @@ export class SandboxPool {
     slot.timer = null;
     const task = slot.task;
     slot.task = null;
+    slot.run = null;
     slot.worker.unref();
     if (task === null) return;
     this.queue.done(task.tenancy.tenant);
@@ -205,6 +218,29 @@ export class SandboxPool {
       task.tenancy.onWork?.(workMs ?? performance.now() - task.startedAt);
     } finally {
       finish(task);
+    }
+  }
+
+  /**
+   * The worker is past its deadline and has not answered: its VM is in a built-in that never
+   * polls, or the machine is too busy to run it. The worker thread's CPU time tells which: over
+   * timeMs (plus the grace), the template's own work (template_timeout); under it, the worker is
+   * waited for until safetyMs of wall time, then refused as overloaded. Without a CPU reading,
+   * wall time decides.
+   */
+  private overdue(slot: Slot): void {
+    const task = slot.task;
+    const run = slot.run;
+    if (task === null || run === null) return;
+    const { timeMs, safetyMs } = task.job.limits;
+    const grace = this.options.killGraceMs;
+    const cpu = threadCpuMs(run.thread);
+    if (cpu === null || run.cpuMs === null || cpu - run.cpuMs > timeMs + grace) {
+      this.kill(slot, { ok: false, code: 'template_timeout' });
+    } else if (performance.now() - run.at > safetyMs + grace) {
+      this.kill(slot, { ok: false, code: 'overloaded' });
+    } else {
+      slot.timer = setTimeout(() => this.overdue(slot), overdueCheckMs);
     }
   }
 

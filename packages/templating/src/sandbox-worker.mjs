@@ -17,10 +17,12 @@
 // the full build); a new source is compiled and run in a VM with the full build. One spare of
 // each kind is prepared while the worker is idle, keeping load time off the request path.
 //
-// Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, memoryBytes, renderDepth, workUnits }, tenant? }
+// Messages in:  { type: 'job', id, source, dataJson, limits: { outputChars, timeMs, safetyMs, memoryBytes, renderDepth, workUnits }, tenant? }
 // Messages out: { type: 'ready' } when prepared sandboxes are waiting
-//               { type: 'started', id } just before the VM runs (the parent then arms its hard deadline)
-//               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column? }, workMs }
+//               { type: 'started', id, thread, cpuMs } just before the VM runs (the parent then arms
+//               its hard deadline; thread and cpuMs let it read this thread's CPU time, null if it cannot)
+//               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column?, name?, kind? }, workMs }
+//               (code 'overloaded': the machine was too busy to finish in time, not the template's doing)
 //               (workMs: this thread's time on the job, from its arrival to its answer)
 //               { type: 'failed', id } when no sandbox could be built
 
@@ -32,6 +34,7 @@ import releaseSyncVariant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten';
 import { format } from './intl-format.mjs';
 import { guestSource } from './sandbox-guest.mjs';
+import { currentThreadId, threadCpuMs } from './thread-cpu.mjs';
 
 const require = createRequire(import.meta.url);
 // Unminified builds: the minified ones rename the compiler's private methods the guest hooks.
@@ -83,6 +86,16 @@ const WORK_PER_POLL = 100;
 const WORK_PER_FORMAT_CALL = 2;
 const WORK_PER_FORMATTER = 25;
 const FORMATTERS_PER_EVALUATION = 100;
+
+// Deadlines. The work budget decides whether a template does too much; timeMs is CPU time of
+// this thread (compile included), a bound above the budget for work the polls do not count
+// (compiling, native string work), so a busy machine cannot turn a template within its budget
+// into template_timeout. Once timeMs of wall time has passed, the thread's CPU time is read
+// every CPU_CHECK_MS: over timeMs it is template_timeout; still under it when the wall time
+// passes safetyMs, the machine is too busy and the answer is 'overloaded' (retry later).
+// Where the thread's CPU time cannot be read (no /proc), wall time stands in for it.
+const CPU_CHECK_MS = 10;
+const threadId = currentThreadId();
 
 /**
  * The budget of the evaluation running now (charge answers false once it is spent).
@@ -228,8 +241,9 @@ function thrownCode(context, handle) {
   return 'template_evaluation_error';
 }
 
-// the name is the missing variable's, as the guest built it from the source's identifiers
-const failurePattern = /^E([a-z_]+):(\d*):(\d*)(?::([\w$.[\]]{0,100}))?$/;
+// the name is the missing variable's, as the guest built it from the source's identifiers; the
+// kind, which porting fix applies (the guest's fixed words)
+const failurePattern = /^E([a-z_]+):(\d*):(\d*)(?::([\w$.[\]]{0,100})(?::([a-z0-9.]{0,40}))?)?$/;
 
 /** @param {string} text */
 function decodeOutcome(text) {
@@ -240,6 +254,7 @@ function decodeOutcome(text) {
   if (match[2]) outcome.line = Number(match[2]);
   if (match[3]) outcome.column = Number(match[3]);
   if (match[4]) outcome.name = match[4];
+  if (match[5]) outcome.kind = match[5];
   return outcome;
 }
 
@@ -283,7 +298,7 @@ function callGuest(sandbox, name, values, memoryBytes, stopped) {
 /**
  * Evaluates the job in a sandbox: the one the account's last evaluation of the source left, else
  * a prepared one.
- * @param {{ id: number, source: string, dataJson: string, limits: { outputChars: number, timeMs: number, memoryBytes: number, renderDepth: number, workUnits: number }, tenant?: string }} job
+ * @param {{ id: number, source: string, dataJson: string, limits: { outputChars: number, timeMs: number, safetyMs: number, memoryBytes: number, renderDepth: number, workUnits: number }, tenant?: string }} job
  */
 async function evaluate(job) {
   const { limits } = job;
@@ -294,7 +309,9 @@ async function evaluate(job) {
   const reused = takeKept(keepKey, kind, limits.memoryBytes);
   const sandbox = reused?.sandbox ?? (await takeSandbox(kind, limits.memoryBytes));
   const uses = (reused?.uses ?? 0) + 1;
-  parentPort.postMessage({ type: 'started', id: job.id });
+  const startedAt = performance.now();
+  const cpuAtStart = threadCpuMs();
+  parentPort.postMessage({ type: 'started', id: job.id, thread: threadId, cpuMs: cpuAtStart });
 
   /** @type {string | null} */
   let stopped = null;
@@ -304,7 +321,13 @@ async function evaluate(job) {
   // hundredths of a work unit: interrupt polls and the formatting filters' charges
   let work = 0;
   const budget = limits.workUnits * WORK_PER_POLL;
-  const deadline = performance.now() + limits.timeMs;
+  let nextCheck = startedAt + limits.timeMs;
+  /** @param {number} now */
+  const overrun = (now) => {
+    const cpu = threadCpuMs();
+    if (cpu === null || cpuAtStart === null || cpu - cpuAtStart > limits.timeMs) return 'template_timeout';
+    return now - startedAt > limits.safetyMs ? 'overloaded' : null;
+  };
   meter = {
     charge(hundredths) {
       work += hundredths;
@@ -320,7 +343,13 @@ async function evaluate(job) {
     if (stopped === null) {
       if (rendering) work += WORK_PER_POLL;
       if (work > budget) stopped = 'template_work_limit';
-      else if (performance.now() > deadline) stopped = 'template_timeout';
+      else {
+        const now = performance.now();
+        if (now > nextCheck) {
+          nextCheck = now + CPU_CHECK_MS;
+          stopped = overrun(now);
+        }
+      }
     }
     return stopped !== null;
   });

@@ -105,6 +105,55 @@ describe('run-time errors', () => {
   });
 });
 
+describe('refusals stricter than stock nunjucks say their one-line fix (docs/templates.md, Porting from Nunjucks)', () => {
+  const fixOf = async (source: string, code: Parameters<typeof expectRefused>[1], data: Record<string, unknown> = {}) =>
+    (await expectRefused(source, code, { data })).error.fix;
+
+  it('a missing value: give it, default it, or test it', async () => {
+    expect(await fixOf('<p>\n  {{ customer.name }}</p>', 'template_missing_data')).toBe(
+      'Give customer.name in the data, or write {{ customer.name | default("") }}, or test it with {% if customer.name is defined %}.',
+    );
+    // no plain name: the same fix in general words
+    expect(await fixOf('{{ customer[key] }}', 'template_missing_data', { customer: {}, key: 'a' })).toBe(
+      'Give it in the data, or follow it with | default(""), or test it with "is defined" in an if.',
+    );
+  });
+
+  it('a filter given undefined: a default of the type the filter takes, before it', async () => {
+    expect(await fixOf('{{ maybe | upper }}', 'template_missing_data')).toContain('{{ maybe | default("") | upper }}');
+    expect(await fixOf('{{ nothing | truncate(3) }}', 'template_missing_data')).toContain('{{ nothing | default("") | truncate }}');
+    expect(await fixOf('{{ rows | join(", ") }}', 'template_missing_data')).toContain('{{ rows | default([]) | join }}');
+    expect(await fixOf('{{ n | round }}', 'template_missing_data')).toContain('{{ n | default(0) | round }}');
+    // first of an empty default would be undefined again: only the test helps
+    expect(await fixOf('{{ rows | first }}', 'template_missing_data')).toBe(
+      'Give rows in the data, or test it with {% if rows is defined %}{{ rows | first }}{% endif %}.',
+    );
+    // each fix renders as written
+    expect(await render('{{ maybe | default("") | upper }}|{{ rows | default([]) | join(", ") }}|{{ n | default(0) | round }}')).toBe('||0');
+    expect(await render('{% if rows is defined %}{{ rows | first }}{% endif %}')).toBe('');
+  });
+
+  it('groupby over items missing the attribute, loader tags, names starting with a digit, unknown filters, wrong input types', async () => {
+    const groupby = '{% for kind, rows in items | groupby("kind") %}{{ kind }}{% endfor %}';
+    expect(await fixOf(groupby, 'template_invalid_filter_input', { items: [{ kind: 'a' }, {}] })).toContain('{{ items | selectattr("kind") | groupby("kind") }}');
+    expect(await render('{% for kind, rows in items | selectattr("kind") | groupby("kind") %}{{ kind }}{% endfor %}', { items: [{ kind: 'a' }, {}] })).toBe('a');
+    expect(await render(groupby, { items: [{ kind: 'a' }, { kind: null }] })).toBe('anull');
+    expect(await fixOf('{% include "header.html" %}', 'template_syntax_error')).toMatch(/^include, import and extends are not available/);
+    expect(await fixOf('{% extends "base.html" %}', 'template_syntax_error')).toMatch(/^include, import and extends are not available/);
+    expect(await fixOf('{{ 1x }}', 'template_syntax_error')).toMatch(/cannot start with a digit/);
+    expect(await fixOf('{{ total | money }}', 'template_syntax_error', { total: 1 })).toMatch(/built-in or formatting filter/);
+    expect(await fixOf('{{ 5 | upper }}', 'template_invalid_filter_input')).toContain('{{ value | string | upper }}');
+    expect(await render('{{ 5 | string | upper }}')).toBe('5');
+    expect(await fixOf('{{ "x" | round }}', 'template_invalid_filter_input')).toContain('{{ value | float | round }}');
+  });
+
+  it('other refusals have no fix to offer', async () => {
+    expect(await fixOf('{% for %}', 'template_syntax_error')).toBeUndefined();
+    expect(await fixOf('{{ total() }}', 'template_evaluation_error', { total: 5 })).toBeUndefined();
+    expect(new TemplateError('template_missing_data', { variable: 'a', kind: 'no such kind' }).fix).toBeUndefined();
+  });
+});
+
 describe('input limits', () => {
   it('refuses source over sourceBytes, counted in UTF-8 bytes', async () => {
     const source = 'é'.repeat(defaultTemplateLimits.sourceBytes / 2 + 1);
@@ -166,9 +215,11 @@ describe('nothing exposed carries source (but a missing variable\'s name), data 
     ];
     for (const input of cases) {
       const { error } = await refusal(input);
-      // of the source, only a missing variable's name, and only in `variable`
+      // of the source, only a missing variable's name, in `variable` and the fix that names it
       if (input === cases[0]) expect(error.variable).toBe(secret.replace('-', '_'));
-      const { variable: _named, ...rest } = error;
+      if (input === cases[0]) expect(error.fix).toContain(`{{ ${secret.replace('-', '_')} | default("") }}`);
+      const { variable: _named, fix, ...rest } = error;
+      if (input !== cases[0]) expect(fix ?? '').not.toContain(secret.replace('-', '_'));
       const exposed = [error.message, error.reason, error.name, error.stack ?? '', JSON.stringify(rest), String(error)].join('\n');
       expect(exposed).not.toContain(secret);
       expect(exposed).not.toContain(secret.replace('-', '_'));

@@ -1,9 +1,10 @@
 import { maxTemplateSourceBytes } from '@svc/rules';
 import { maxSavedSizes, sizeIdPattern, type SizeVariant, type SizeVariantInput, canvasHeight, canvasWidth, maxTemplateNameChars } from '@svc/contracts';
-import { canonicalJson, evaluateTemplate, TemplateError } from '@svc/templating';
+import { canonicalJson, evaluateTemplate, TemplateError, TemplateOverloadedError } from '@svc/templating';
 import type { ServiceMetrics } from '../ports/metrics.ts';
 import { DomainError } from '../shared/errors.ts';
 import { readCanvas } from './canvas.ts';
+import { machineOverloaded, templateRefusal } from './template-refusal.ts';
 import { compileDataSchema } from './data-schema.ts';
 import { type EvaluationAccount, type EvaluationTenancy, evaluationWithinBudget, meteredEvaluation } from './evaluation-budget.ts';
 import { timedEvaluation } from './evaluate-source.ts';
@@ -74,12 +75,9 @@ async function checkSyntax(source: string, field: string, { metrics, account }: 
     else if (when === 'always') await meteredEvaluation(account, check, { refuse: false });
     else return (await evaluationWithinBudget(account, check)) !== 'skipped';
   } catch (error) {
+    if (error instanceof TemplateOverloadedError) throw machineOverloaded();
     if (!(error instanceof TemplateError)) throw error;
-    if (error.code === 'template_syntax_error') {
-      throw new DomainError('template_syntax_error', {
-        details: [{ field, reason: error.reason, ...(error.line ? { line: error.line } : {}), ...(error.column ? { column: error.column } : {}) }],
-      });
-    }
+    if (error.code === 'template_syntax_error') throw templateRefusal(error, field);
   }
   return true;
 }

@@ -1,11 +1,11 @@
-import { type FieldDetail, missingDataMessage } from '@svc/contracts';
 import { maxTemplateDataBytes } from '@svc/rules';
-import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError } from '@svc/templating';
+import { checkTemplateData, defaultTemplateLimits, evaluateTemplate, TemplateError, TemplateOverloadedError } from '@svc/templating';
 import type { ServiceMetrics } from '../ports/metrics.ts';
 import { type BrandValues, checkBrandData, templateBrand } from './brand-values.ts';
 import { compileDataSchema, validateData } from './data-schema.ts';
 import { DomainError } from '../shared/errors.ts';
 import { type EvaluationAccount, type EvaluationTenancy, meteredEvaluation } from './evaluation-budget.ts';
+import { machineOverloaded, templateRefusal } from './template-refusal.ts';
 
 /**
  * Room the brand values take in the evaluated data (a name, 16 colours, logos and fonts): the
@@ -78,17 +78,10 @@ export async function evaluateSource(metrics: ServiceMetrics, { source, data, so
     if ('tenant' in metering) return await timed(metering);
     return await meteredEvaluation(metering, timed);
   } catch (error) {
+    if (error instanceof TemplateOverloadedError) throw machineOverloaded();
     if (!(error instanceof TemplateError)) throw error;
     metrics.templateEvaluationRefusals.inc({ reason: error.code });
-    const field = error.code.startsWith('template_data_') ? dataField(error) : sourceField;
-    const detail: FieldDetail = {
-      field,
-      reason: error.reason,
-      ...(error.line ? { line: error.line } : {}),
-      ...(error.column ? { column: error.column } : {}),
-    };
-    const clientMessage = error.code === 'template_missing_data' ? missingDataMessage(error.variable, error.line) : undefined;
-    throw new DomainError(error.code, { details: [detail], ...(clientMessage ? { clientMessage } : {}) });
+    throw templateRefusal(error, error.code.startsWith('template_data_') ? dataField(error) : sourceField);
   }
 }
 

@@ -1,0 +1,2 @@
+export function currentThreadId(): number | null;
+export function threadCpuMs(threadId?: number | null): number | null;
