@@ -3,7 +3,7 @@
 // their specifications write them. Decoding what was rendered is packages/renderer/test/codes.test.ts.
 import bwipjs from 'bwip-js/generic';
 import { describe, expect, test } from 'vitest';
-import { CodeError, checkEpcPayload, codeModules, checkSwissQrBillPayload, codeKinds, drawCode, epcPayload, swissQrBillPayload, type CodeKind, type DrawCodeInput, type SwissQrBillInput } from '../src/index.ts';
+import { CodeError, checkEpcPayload, codeModules, checkSwissQrBillPayload, codeKinds, drawCode, epcPayload, swissQrBillPayload, type CodeKind, type DrawCodeInput, type SwissQrBillInput } from '../src/index.mjs';
 
 /** The example bill of the Swiss Implementation Guidelines for the QR-bill (QR-IBAN with QR reference). */
 const SIX_EXAMPLE: SwissQrBillInput = {

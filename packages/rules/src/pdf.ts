@@ -1,6 +1,6 @@
 // PDF page geometry of the render request rules, decided before a job is admitted: a request whose pages the
 // printer cannot lay out answers 400 instead of becoming a job that fails.
-import { lengthInInches } from './lengths.ts';
+import { lengthInInches } from './lengths.mjs';
 
 export const paperFormats = ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Ledger', 'Tabloid'] as const;
 export type PaperFormat = (typeof paperFormats)[number];

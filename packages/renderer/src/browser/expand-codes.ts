@@ -1,24 +1,33 @@
 // <svc-code> elements (docs/document-features.md, "Barcodes and QR codes"): after the content
 // loads and before images are decoded and text is fitted, each element's attributes are read in
-// the isolated world, the code is drawn here with @svc/codes (bwip-js, SVG), and the SVG is put
-// inside the element. No page script is involved, so it works with javascript.mode disabled and
+// the isolated world, the code is drawn with @svc/codes (bwip-js, SVG) on its drawing thread, off
+// this process's event loop, and the SVG is put inside the element. No page script is involved, so it works with javascript.mode disabled and
 // the document's own script cannot change what is drawn. An element the service cannot draw
 // fails the render (invalid_input, invalid_code), and the failed job's report has an
 // invalid_code problem naming the element, the attribute and the rule: a document never prints a
 // broken code.
 //
-// Cost is bounded: at most MAX_CODES elements and MAX_CODE_VALUE_BYTES of values per render, and
-// each kind's own length cap (packages/codes) before any encoding.
+// Cost is bounded: at most MAX_CODES elements and MAX_CODE_VALUE_BYTES of values per render, each
+// kind's own length cap (packages/codes) before any encoding, and CODE_DRAWING_MS of drawing per
+// render. Drawing runs on one thread that draws one render's codes at a time: a large code costs
+// the encoder up to seconds of CPU, and on this process's event loop it would stall every other
+// job of the process meanwhile.
 import type { CDPSession } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
-import { codeKinds, drawCode, isCodeError, type CodeKind, type CodeOptions } from '@svc/codes';
+import { codeKinds, drawCodesInThread, type CodeKind, type CodeOptions, type DrawCodeInput } from '@svc/codes';
 import { callIsolated } from '../page/isolated-world.ts';
 
 /** Elements drawn per render; a document with more fails. */
 export const MAX_CODES = 100;
 /** The values of all elements of a render together, in UTF-8 bytes. */
 export const MAX_CODE_VALUE_BYTES = 16_384;
+/**
+ * A render's codes together are drawn within this time (ms, on the drawing thread, waiting for
+ * it not counted): past it the drawing is stopped and the render fails as invalid_code, naming the
+ * code being drawn. Values within the caps take well under a second each on an idle core.
+ */
+export const CODE_DRAWING_MS = 5_000;
 
 /** Whether the document can hold an element at all: a render whose HTML never names it pays nothing. */
 export const mayHoldCodes = (html: string): boolean => /svc-code/i.test(html);
@@ -110,7 +119,7 @@ export async function expandCodes(session: CDPSession, found: FindingsCollector)
   if (read.total === 0) return;
   let drawings: string[];
   try {
-    drawings = drawAll(read);
+    drawings = await drawAll(read);
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     const message = error.message.length > 300 ? `${error.message.slice(0, 299)}…` : error.message;
@@ -121,18 +130,37 @@ export async function expandCodes(session: CDPSession, found: FindingsCollector)
   await callIsolated(session, 'placeCodes', PLACE_CODES, { drawings });
 }
 
-function drawAll(read: { total: number; codes: WrittenCode[] }): string[] {
+function requestOf(code: WrittenCode): DrawCodeInput {
+  const kind = (code.attributes.kind ?? '').trim().toLowerCase();
+  if (!codeKinds.includes(kind as CodeKind)) throw refuse(code, 'kind', `must be one of ${codeKinds.join(', ')}`);
+  return { kind: kind as CodeKind, text: code.attributes.value ?? '', options: optionsOf(code) };
+}
+
+async function drawAll(read: { total: number; codes: WrittenCode[] }): Promise<string[]> {
   if (read.total > MAX_CODES) throw refuse(null, null, `the document has ${read.total} <svc-code> elements, at most ${MAX_CODES} are drawn`);
   const bytes = read.codes.reduce((sum, code) => sum + Buffer.byteLength(code.attributes.value ?? ''), 0);
   if (bytes > MAX_CODE_VALUE_BYTES) throw refuse(null, null, `the <svc-code> values are ${bytes} bytes together, at most ${MAX_CODE_VALUE_BYTES}`);
-  return read.codes.map((code) => {
-    const kind = (code.attributes.kind ?? '').trim().toLowerCase();
-    if (!codeKinds.includes(kind as CodeKind)) throw refuse(code, 'kind', `must be one of ${codeKinds.join(', ')}`);
+  // elements are refused in document order: those before a wrong kind or attribute are drawn first
+  const requests: DrawCodeInput[] = [];
+  let refusal: Refusal | null = null;
+  for (const code of read.codes) {
     try {
-      return drawCode({ kind: kind as CodeKind, text: code.attributes.value ?? '', options: optionsOf(code) });
+      requests.push(requestOf(code));
     } catch (error) {
-      if (!isCodeError(error)) throw error;
-      throw refuse(code, ATTRIBUTE_OF[error.field] ?? `value (${error.field})`, error.message.slice(error.field.length + 2));
+      if (!(error instanceof Refusal)) throw error;
+      refusal = error;
+      break;
     }
-  });
+  }
+  if (requests.length === 0 && refusal !== null) throw refusal;
+  const result = await drawCodesInThread(requests, { timeoutMs: CODE_DRAWING_MS });
+  if (result.outcome === 'refused') {
+    const { error } = result;
+    throw refuse(read.codes[result.index]!, ATTRIBUTE_OF[error.field] ?? `value (${error.field})`, error.message.slice(error.field.length + 2));
+  }
+  if (result.outcome === 'timed_out') {
+    throw refuse(read.codes[result.index]!, 'value', `too complex: the document's codes up to this one took longer than ${CODE_DRAWING_MS / 1000} s to draw (fewer codes or shorter values)`);
+  }
+  if (refusal !== null) throw refusal;
+  return result.drawings;
 }

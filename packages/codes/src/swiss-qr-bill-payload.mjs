@@ -11,42 +11,12 @@
 // Addresses are structured (S): the combined type K is no longer accepted by Swiss banks. The
 // code is drawn at error correction M with the Swiss cross in its middle (bwip-js swissqrcode),
 // 46 x 46 mm by default.
-import { CodeError } from './code-error.ts';
-import { qrReferenceChecks } from './check-digits.ts';
-import { amount, creditorReference, iban, text } from './payload-fields.ts';
+import { CodeError } from './code-error.mjs';
+import { qrReferenceChecks } from './check-digits.mjs';
+import { amount, creditorReference, iban, text } from './payload-fields.mjs';
 
-export interface SwissAddress {
-  /** at most 70 characters */
-  name: string;
-  /** at most 70 characters */
-  street?: string;
-  /** at most 16 characters */
-  buildingNumber?: string;
-  /** at most 16 characters */
-  postalCode: string;
-  /** at most 35 characters */
-  town: string;
-  /** ISO 3166-1 alpha-2 */
-  country: string;
-}
-
-export interface SwissQrBillInput {
-  /** the creditor's IBAN or QR-IBAN, CH or LI */
-  account: string;
-  creditor: SwissAddress;
-  /** 0.01 to 999,999,999.99; none lets the payer enter it */
-  amount?: number | string;
-  currency: 'CHF' | 'EUR';
-  debtor?: SwissAddress;
-  /** a QR reference (27 digits, with a QR-IBAN) or a creditor reference (RF..., with an IBAN); none with an IBAN */
-  reference?: string;
-  /** at most 140 characters together with billInformation */
-  message?: string;
-  /** structured bill information ("//S1/..."), at most 140 characters together with message */
-  billInformation?: string;
-  /** at most two, each at most 100 characters */
-  alternativeProcedures?: string[];
-}
+/** @typedef {import('./index.mjs').SwissAddress} SwissAddress */
+/** @typedef {import('./index.mjs').SwissQrBillInput} SwissQrBillInput */
 
 /** The whole payload, in characters. */
 export const maxSwissQrBillPayloadChars = 997;
@@ -54,7 +24,8 @@ export const maxSwissQrBillPayloadChars = 997;
 /** The Latin character set the guidelines allow: Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț and €. */
 const LATIN = /^[\u0020-\u007E\u00A0-\u017F\u0218-\u021B\u20AC]$/u;
 
-function address(field: string, value: SwissAddress | undefined, required: boolean): string[] {
+/** @param {string} field @param {SwissAddress | undefined} value @param {boolean} required @returns {string[]} */
+function address(field, value, required) {
   if (!value) {
     if (required) throw new CodeError(field, 'missing', 'is required');
     return ['', '', '', '', '', '', ''];
@@ -73,12 +44,13 @@ function address(field: string, value: SwissAddress | undefined, required: boole
 }
 
 /** A QR-IBAN: an IBAN whose institution id (positions 5 to 9) is 30000 to 31999. */
-const isQrIban = (account: string): boolean => {
+const isQrIban = (/** @type {string} */ account) => {
   const institution = Number(account.slice(4, 9));
   return institution >= 30000 && institution <= 31999;
 };
 
-function reference(account: string, value: string | undefined): [string, string] {
+/** @param {string} account @param {string | undefined} value @returns {[string, string]} */
+function reference(account, value) {
   const compact = (value ?? '').replace(/\s+/g, '').toUpperCase();
   if (isQrIban(account)) {
     if (compact === '') throw new CodeError('reference', 'missing', 'a QR-IBAN needs a QR reference (27 digits)');
@@ -91,8 +63,12 @@ function reference(account: string, value: string | undefined): [string, string]
   return ['SCOR', creditorReference('reference', compact)];
 }
 
-/** The Swiss QR code payload of a QR-bill, validated element by element. */
-export function swissQrBillPayload(input: SwissQrBillInput): string {
+/**
+ * The Swiss QR code payload of a QR-bill, validated element by element (fields: index.d.mts, SwissQrBillInput).
+ * @param {SwissQrBillInput} input
+ * @returns {string}
+ */
+export function swissQrBillPayload(input) {
   const account = iban('account', input.account, ['CH', 'LI']);
   if (account.length !== 21) throw new CodeError('account', 'invalid_format', 'a CH or LI IBAN has 21 characters');
   const creditor = address('creditor', input.creditor, true);
@@ -114,7 +90,8 @@ export function swissQrBillPayload(input: SwissQrBillInput): string {
   return payload;
 }
 
-function readAddress(field: string, lines: string[], at: number): SwissAddress | undefined {
+/** @param {string} field @param {string[]} lines @param {number} at @returns {SwissAddress | undefined} */
+function readAddress(field, lines, at) {
   const [type, name, street, buildingNumber, postalCode, town, country] = lines.slice(at, at + 7);
   if (!type) {
     if (lines.slice(at, at + 7).some((line) => line !== '')) throw new CodeError(`${field}`, 'invalid_format', 'an address without its type line (S) must be all empty lines');
@@ -127,8 +104,9 @@ function readAddress(field: string, lines: string[], at: number): SwissAddress |
 /**
  * Checks a payload written by hand (the raw HTML element's value) by reading it into its elements
  * and checking them as swissQrBillPayload does; the payload is drawn as written.
+ * @param {string} payload
  */
-export function checkSwissQrBillPayload(payload: string): void {
+export function checkSwissQrBillPayload(payload) {
   const length = [...payload].length;
   if (length > maxSwissQrBillPayloadChars) throw new CodeError('value', 'too_long', `the payload is ${length} characters, at most ${maxSwissQrBillPayloadChars} are allowed`);
   const lines = payload.split(/\r?\n/);

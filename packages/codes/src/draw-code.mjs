@@ -4,53 +4,23 @@
 // only (the human-readable digits of EAN and UPC are paths too): no script, no text to lay out,
 // no external reference, so it is the same in a PDF at any zoom and in an image.
 import bwipjs from 'bwip-js/generic';
-import { lengthInInches, lengthPattern } from '@svc/rules';
-import { CodeError } from './code-error.ts';
-import { gtinCheckDigit } from './check-digits.ts';
-import { checkEpcPayload } from './epc-payload.ts';
-import { codePoint } from './payload-fields.ts';
-import { checkSwissQrBillPayload } from './swiss-qr-bill-payload.ts';
+import { lengthInInches, lengthPattern } from '@svc/rules/lengths';
+import { CodeError } from './code-error.mjs';
+import { gtinCheckDigit } from './check-digits.mjs';
+import { checkEpcPayload } from './epc-payload.mjs';
+import { codePoint } from './payload-fields.mjs';
+import { checkSwissQrBillPayload } from './swiss-qr-bill-payload.mjs';
 
-export const codeKinds = ['qr', 'code128', 'ean13', 'upca', 'datamatrix', 'pdf417', 'swissqr', 'epc'] as const;
-export type CodeKind = (typeof codeKinds)[number];
-export const errorCorrectionLevels = ['L', 'M', 'Q', 'H'] as const;
-export type ErrorCorrectionLevel = (typeof errorCorrectionLevels)[number];
+/** @typedef {import('./index.mjs').CodeKind} CodeKind */
+/** @typedef {import('./index.mjs').CodeOptions} CodeOptions */
+/** @typedef {import('./index.mjs').DrawCodeInput} DrawCodeInput */
+/** @typedef {import('./index.mjs').ErrorCorrectionLevel} ErrorCorrectionLevel */
 
-export interface CodeOptions {
-  /** QR only: error correction L, M (default), Q or H. EPC and Swiss codes are always M, as their specifications ask. */
-  ecc?: ErrorCorrectionLevel;
-  /** Light margin around the symbol, in modules (0 to 40); a linear code's at its sides (two modules above and below). */
-  quietZone?: number;
-  /** The drawing's width, quiet zone included, as a length (px, mm, cm, in); its height follows the symbol's proportions. */
-  size?: string;
-  /** Code 128, EAN-13, UPC-A: the bars' height as a length; the digits under EAN and UPC bars add to it. */
-  height?: string;
-  /** Code 128, EAN-13, UPC-A: the digits under the bars (default: yes for EAN and UPC, no for Code 128). */
-  humanReadable?: boolean;
-}
-
-export interface DrawCodeInput {
-  kind: CodeKind;
-  text: string;
-  options?: CodeOptions;
-}
-
-interface KindRules {
-  bcid: string;
-  label: string;
-  /** the label with its article, for messages */
-  named: string;
-  /** default quiet zone, in modules */
-  quietZone: number;
-  /** the longest value checked before encoding, in UTF-8 bytes: it bounds the encoder's work */
-  maxBytes: number;
-  /** a module's side in mm at the default size (linear: a bar module's width) */
-  moduleMm: number;
-  linear: boolean;
-}
+export const codeKinds = /** @type {const} */ (['qr', 'code128', 'ean13', 'upca', 'datamatrix', 'pdf417', 'swissqr', 'epc']);
+export const errorCorrectionLevels = /** @type {const} */ (['L', 'M', 'Q', 'H']);
 
 /** Per kind: bwip-js's symbology, the default quiet zone (the symbology's minimum or more), the length cap and the default module size. */
-export const codeKindRules: Record<CodeKind, KindRules> = {
+export const codeKindRules = {
   qr: { bcid: 'qrcode', label: 'QR code', named: 'a QR code', quietZone: 4, maxBytes: 2953, moduleMm: 0.5, linear: false },
   epc: { bcid: 'qrcode', label: 'EPC QR code', named: 'an EPC QR code', quietZone: 4, maxBytes: 331, moduleMm: 0.5, linear: false },
   swissqr: { bcid: 'swissqrcode', label: 'Swiss QR code', named: 'a Swiss QR code', quietZone: 0, maxBytes: 997 * 2, moduleMm: 0, linear: false },
@@ -62,19 +32,20 @@ export const codeKindRules: Record<CodeKind, KindRules> = {
 };
 
 /** QR capacity in bytes (version 40) per error correction level: a longer value is refused before encoding. */
-const QR_BYTES: Record<ErrorCorrectionLevel, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
+const QR_BYTES = { L: 2953, M: 2331, Q: 1663, H: 1273 };
 /** The Swiss QR code is 46 x 46 mm (without quiet zone) in a QR-bill. */
 const SWISS_QR_MM = 46;
-/** The bars' height at the default size: EAN and UPC at nominal size, Code 128 a common label height. */
-const DEFAULT_BAR_MM: Partial<Record<CodeKind, number>> = { code128: 15, ean13: 22.85, upca: 22.85 };
-/** bwip-js draws a module as this many of its units at scale 1 (2D codes; linear bars are 1 unit a module). */
-const UNITS_PER_MODULE: Partial<Record<CodeKind, number>> = { qr: 2, epc: 2, datamatrix: 2, pdf417: 1, code128: 1, ean13: 1, upca: 1 };
+/** @type {Partial<Record<CodeKind, number>>} The bars' height at the default size: EAN and UPC at nominal size, Code 128 a common label height. */
+const DEFAULT_BAR_MM = { code128: 15, ean13: 22.85, upca: 22.85 };
+/** @type {Partial<Record<CodeKind, number>>} bwip-js draws a module as this many of its units at scale 1 (2D codes; linear bars are 1 unit a module). */
+const UNITS_PER_MODULE = { qr: 2, epc: 2, datamatrix: 2, pdf417: 1, code128: 1, ean13: 1, upca: 1 };
 /** The Swiss QR code's drawing is a fixed 130 units (46 mm in points) times the scale, its modules rounded to whole units: drawn at scale 8 they stay within 6% of their size. */
 const SWISS_SCALE = 8;
 
-const utf8Bytes = (text: string): number => new TextEncoder().encode(text).byteLength;
+const utf8Bytes = (/** @type {string} */ text) => new TextEncoder().encode(text).byteLength;
 
-function checkValue(kind: CodeKind, text: string, options: CodeOptions): void {
+/** @param {CodeKind} kind @param {string} text @param {CodeOptions} options */
+function checkValue(kind, text, options) {
   const rules = codeKindRules[kind];
   if (typeof text !== 'string' || text === '') throw new CodeError('value', 'missing', `${rules.named} needs a value`);
   const bytes = utf8Bytes(text);
@@ -97,7 +68,8 @@ function checkValue(kind: CodeKind, text: string, options: CodeOptions): void {
   if (kind === 'swissqr') checkSwissQrBillPayload(text);
 }
 
-function checkOptions(kind: CodeKind, options: CodeOptions): void {
+/** @param {CodeKind} kind @param {CodeOptions} options */
+function checkOptions(kind, options) {
   const rules = codeKindRules[kind];
   if (options.ecc !== undefined) {
     if (!errorCorrectionLevels.includes(options.ecc)) throw new CodeError('ecc', 'invalid_option', 'must be L, M, Q or H');
@@ -108,41 +80,40 @@ function checkOptions(kind: CodeKind, options: CodeOptions): void {
   if (options.quietZone !== undefined && !(Number.isInteger(options.quietZone) && options.quietZone >= 0 && options.quietZone <= 40)) {
     throw new CodeError('quietZone', 'invalid_option', 'must be a whole number of modules, 0 to 40');
   }
-  for (const field of ['size', 'height'] as const) {
+  for (const field of /** @type {const} */ (['size', 'height'])) {
     const value = options[field];
     if (value === undefined) continue;
-    if (!lengthPattern.test(value) || !(lengthInInches(value)! > 0)) throw new CodeError(field, 'invalid_option', 'must be a length above 0 with unit px, mm, cm or in (40mm)');
-    if (lengthInInches(value)! > 40) throw new CodeError(field, 'out_of_range', 'must be at most 40 inches');
+    if (!lengthPattern.test(value) || !(lengthInInches(value) > 0)) throw new CodeError(field, 'invalid_option', 'must be a length above 0 with unit px, mm, cm or in (40mm)');
+    if (lengthInInches(value) > 40) throw new CodeError(field, 'out_of_range', 'must be at most 40 inches');
   }
   if (options.height !== undefined && !rules.linear) throw new CodeError('height', 'invalid_option', `${rules.named} takes its height from its size`);
   if (options.humanReadable !== undefined && !rules.linear) throw new CodeError('humanReadable', 'invalid_option', `only Code 128, EAN-13 and UPC-A print their digits`);
 }
 
 /** bwip-js's errors say what failed in words of its own (bwipp.qrcodeInputTooLong#27120: The input data is too long). */
-function encoderError(kind: CodeKind, error: unknown): CodeError {
+/** @param {CodeKind} kind @param {unknown} error */
+function encoderError(kind, error) {
   const raw = error instanceof Error ? error.message : String(error);
   const message = raw.replace(/^bwipp\.\w+#\d+:\s*/, '').replace(/^bwip-js:\s*/, '');
   const tooLong = /too ?long|maximum length|exceed/i.test(raw);
   return new CodeError('value', tooLong ? 'too_long' : 'invalid_format', tooLong ? `too long for ${codeKindRules[kind].named}` : `cannot be drawn as ${codeKindRules[kind].named}: ${message}`);
 }
 
-interface Length {
-  value: number;
-  unit: string;
+/** @param {string} text @returns {{ value: number, unit: string }} */
+function parseLength(text) {
+  const match = /** @type {RegExpExecArray} */ (lengthPattern.exec(text));
+  return { value: Number(match[1]), unit: match[2] };
 }
 
-function parseLength(text: string): Length {
-  const match = lengthPattern.exec(text)!;
-  return { value: Number(match[1]), unit: match[2]! };
-}
-
-const round = (value: number) => Number(value.toFixed(4));
+const round = (/** @type {number} */ value) => Number(value.toFixed(4));
 
 /**
  * The symbol as one SVG element with width, height and viewBox. Throws a CodeError for a value
  * the symbology cannot carry (with the field and the rule) or an option out of range.
+ * @param {DrawCodeInput} input
+ * @returns {string}
  */
-export function drawCode({ kind, text, options = {} }: DrawCodeInput): string {
+export function drawCode({ kind, text, options = {} }) {
   if (!codeKinds.includes(kind)) throw new CodeError('kind', 'invalid_kind', `must be one of ${codeKinds.join(', ')}`);
   const rules = codeKindRules[kind];
   checkOptions(kind, options);
@@ -153,24 +124,24 @@ export function drawCode({ kind, text, options = {} }: DrawCodeInput): string {
   // the bars' height: bwip-js takes it in mm at 1 unit (a module) per point, so the height in modules is converted to those mm
   let barModules = 0;
   if (rules.linear) {
-    const barMm = options.height ? lengthInInches(options.height)! * 25.4 : DEFAULT_BAR_MM[kind]!;
+    const barMm = options.height ? lengthInInches(options.height) * 25.4 : DEFAULT_BAR_MM[kind];
     const moduleMm = options.size ? undefined : rules.moduleMm;
     barModules = moduleMm ? barMm / moduleMm : 0;
     if (!moduleMm) {
       // the module follows from the width asked for: a first drawing measures the symbol's width in modules
       const width = symbolUnits(kind, text, { humanReadable, barModules: 10 }).width + 2 * quietZone;
-      barModules = barMm / ((lengthInInches(options.size!)! * 25.4) / width);
+      barModules = barMm / ((lengthInInches(options.size) * 25.4) / width);
     }
   }
   const drawn = symbolUnits(kind, text, { ecc: kind === 'qr' ? (options.ecc ?? 'M') : 'M', humanReadable, barModules });
   // the Swiss code's modules are known only from the encoder's matrix, read when a margin needs them
-  const unitsPerModule = kind !== 'swissqr' ? UNITS_PER_MODULE[kind]! : quietZone > 0 ? drawn.width / swissModules(text) : 0;
+  const unitsPerModule = kind !== 'swissqr' ? UNITS_PER_MODULE[kind] : quietZone > 0 ? drawn.width / swissModules(text) : 0;
   const margin = quietZone * unitsPerModule;
   // a linear code's quiet zone is at its sides; above and below, two modules keep the bars off their neighbours
   const marginY = rules.linear ? Math.min(margin, 2) : margin;
   const box = { x: -margin, y: -marginY, width: drawn.width + 2 * margin, height: drawn.height + 2 * marginY };
 
-  let width: Length;
+  let width;
   if (options.size) width = parseLength(options.size);
   else if (kind === 'swissqr') width = { value: round((SWISS_QR_MM * box.width) / drawn.width), unit: 'mm' };
   else width = { value: round((box.width / unitsPerModule) * rules.moduleMm), unit: 'mm' };
@@ -185,24 +156,24 @@ export function drawCode({ kind, text, options = {} }: DrawCodeInput): string {
   );
 }
 
-interface Drawn {
-  width: number;
-  height: number;
-  /** the drawing's elements, without bwip-js's own svg element */
-  body: string;
-}
-
-function symbolUnits(kind: CodeKind, text: string, settings: { ecc?: ErrorCorrectionLevel; humanReadable?: boolean; barModules?: number }): Drawn {
+/**
+ * The drawing's width and height in bwip-js's units, and its elements without bwip-js's own svg element.
+ * @param {CodeKind} kind @param {string} text
+ * @param {{ ecc?: ErrorCorrectionLevel, humanReadable?: boolean, barModules?: number }} settings
+ * @returns {{ width: number, height: number, body: string }}
+ */
+function symbolUnits(kind, text, settings) {
   const rules = codeKindRules[kind];
-  const options: Record<string, unknown> = { bcid: rules.bcid, text, scale: kind === 'swissqr' ? SWISS_SCALE : 1, barcolor: '000000' };
+  /** @type {Record<string, unknown>} */
+  const options = { bcid: rules.bcid, text, scale: kind === 'swissqr' ? SWISS_SCALE : 1, barcolor: '000000' };
   if (kind === 'qr' || kind === 'epc') options.eclevel = settings.ecc;
   if (rules.linear) {
     options.includetext = settings.humanReadable;
     options.height = ((settings.barModules ?? 10) * 25.4) / 72;
   }
-  let svg: string;
+  let svg;
   try {
-    svg = bwipjs.toSVG(options as unknown as Parameters<typeof bwipjs.toSVG>[0]);
+    svg = bwipjs.toSVG(/** @type {any} */ (options));
   } catch (error) {
     throw encoderError(kind, error);
   }
@@ -219,13 +190,13 @@ function symbolUnits(kind: CodeKind, text: string, settings: { ecc?: ErrorCorrec
 }
 
 /** The Swiss QR code's modules a side (its drawing is the same size whatever the version). */
-function swissModules(text: string): number {
-  const [symbol] = bwipjs.raw('swissqrcode', text, {}) as Array<{ pixx: number }>;
-  return symbol!.pixx;
+function swissModules(/** @type {string} */ text) {
+  const [symbol] = /** @type {Array<{ pixx: number }>} */ (bwipjs.raw('swissqrcode', text, {}));
+  return symbol.pixx;
 }
 
 /** FNV-1a of the drawing, in hex: the same drawing gets the same id, so a repeated code is harmless too. */
-function hash(text: string): string {
+function hash(/** @type {string} */ text) {
   let value = 0x811c9dc5;
   for (let index = 0; index < text.length; index += 1) {
     value ^= text.charCodeAt(index);
@@ -234,35 +205,28 @@ function hash(text: string): string {
   return value.toString(16).padStart(8, '0');
 }
 
-export interface CodeModules {
-  /** modules a row */
-  columns: number;
-  /** rows of modules */
-  rows: number;
-  /** a row's height in modules: 1, but 3 for PDF417's rows */
-  rowHeight: number;
-  /** row by row, 1 for a dark module */
-  modules: number[];
-}
-
 /**
  * The encoder's module matrix of a 2D code, checked as drawCode checks it: what a drawing must
  * show, module for module. A reader's check for symbols that common decoders do not read (PDF417).
+ * @param {DrawCodeInput} input
+ * @returns {import('./index.mjs').CodeModules}
  */
-export function codeModules({ kind, text, options = {} }: DrawCodeInput): CodeModules {
+export function codeModules({ kind, text, options = {} }) {
   if (!codeKinds.includes(kind)) throw new CodeError('kind', 'invalid_kind', `must be one of ${codeKinds.join(', ')}`);
   const rules = codeKindRules[kind];
   if (rules.linear) throw new CodeError('kind', 'invalid_kind', `${rules.named} is bars, not a matrix of modules`);
   checkOptions(kind, options);
   checkValue(kind, text, options);
-  const settings: Record<string, unknown> = kind === 'qr' || kind === 'epc' ? { eclevel: kind === 'qr' ? (options.ecc ?? 'M') : 'M' } : {};
-  let symbol: { pixs: number[]; pixx: number; pixy: number } | undefined;
+  /** @type {Record<string, unknown>} */
+  const settings = kind === 'qr' || kind === 'epc' ? { eclevel: kind === 'qr' ? (options.ecc ?? 'M') : 'M' } : {};
+  /** @type {{ pixs: number[], pixx: number, pixy: number }} */
+  let symbol;
   try {
-    [symbol] = bwipjs.raw(rules.bcid, text, settings) as Array<{ pixs: number[]; pixx: number; pixy: number }>;
+    [symbol] = /** @type {any} */ (bwipjs.raw(rules.bcid, text, settings));
   } catch (error) {
     throw encoderError(kind, error);
   }
   // pixy counts a PDF417 row as often as it is high; pixs holds each row once
-  const rows = symbol!.pixs.length / symbol!.pixx;
-  return { columns: symbol!.pixx, rows, rowHeight: symbol!.pixy / rows, modules: [...symbol!.pixs] };
+  const rows = symbol.pixs.length / symbol.pixx;
+  return { columns: symbol.pixx, rows, rowHeight: symbol.pixy / rows, modules: [...symbol.pixs] };
 }

@@ -5,35 +5,20 @@
 //   unstructured text / information to the payer
 // Trailing empty lines are left out; the whole payload is at most 331 bytes, and the code is drawn
 // at error correction M as the guidelines ask.
-import { CodeError } from './code-error.ts';
-import { amount, creditorReference, iban, text } from './payload-fields.ts';
-
-export interface EpcPayloadInput {
-  /** the beneficiary, at most 70 characters */
-  name: string;
-  iban: string;
-  /** 8 or 11 characters; optional in version 002 within the EEA */
-  bic?: string;
-  /** in euros, 0.01 to 999,999,999.99; none lets the payer enter it */
-  amount?: number | string;
-  currency?: 'EUR';
-  /** a 4-letter ISO 20022 purpose code */
-  purpose?: string;
-  /** a structured creditor reference, at most 35 characters (ISO 11649 "RF..." is checked) */
-  reference?: string;
-  /** unstructured remittance text, at most 140 characters; not with a reference */
-  text?: string;
-  /** beneficiary to payer information, at most 70 characters */
-  information?: string;
-}
+import { CodeError } from './code-error.mjs';
+import { amount, creditorReference, iban, text } from './payload-fields.mjs';
 
 /** The payload the guidelines allow at most, in UTF-8 bytes. */
 export const maxEpcPayloadBytes = 331;
 
 const BIC = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/;
 
-/** The EPC QR payload of a credit transfer, validated field by field. */
-export function epcPayload(input: EpcPayloadInput): string {
+/**
+ * The EPC QR payload of a credit transfer, validated field by field (fields: index.d.mts, EpcPayloadInput).
+ * @param {import('./index.mjs').EpcPayloadInput} input
+ * @returns {string}
+ */
+export function epcPayload(input) {
   if ((input.currency ?? 'EUR') !== 'EUR') throw new CodeError('currency', 'invalid_format', 'must be EUR (SEPA credit transfers are in euros)');
   const bic = (input.bic ?? '').replace(/\s+/g, '').toUpperCase();
   if (bic !== '' && !BIC.test(bic)) throw new CodeError('bic', 'invalid_format', 'is not a BIC (8 or 11 letters and digits)');
@@ -59,8 +44,9 @@ export function epcPayload(input: EpcPayloadInput): string {
  * Checks a payload written by hand (the raw HTML element's value) by reading it into its fields
  * and checking them as epcPayload does; the payload is drawn as written. Version 001 (BIC
  * required) is read too.
+ * @param {string} payload
  */
-export function checkEpcPayload(payload: string): void {
+export function checkEpcPayload(payload) {
   const bytes = new TextEncoder().encode(payload).byteLength;
   if (bytes > maxEpcPayloadBytes) throw new CodeError('value', 'too_long', `the payload is ${bytes} bytes, at most ${maxEpcPayloadBytes} are allowed`);
   const lines = payload.split(/\r?\n/);
@@ -72,7 +58,7 @@ export function checkEpcPayload(payload: string): void {
   if (lines[1] === '001' && !lines[4]) throw new CodeError('bic', 'missing', 'is required in version 001');
   const sum = lines[7] ?? '';
   if (sum !== '' && !/^EUR[0-9]{1,9}(\.[0-9]{1,2})?$/.test(sum)) throw new CodeError('amount', 'invalid_format', 'must be EUR followed by the amount (EUR12.30)');
-  const field = (index: number) => lines[index] ?? '';
+  const field = (/** @type {number} */ index) => lines[index] ?? '';
   epcPayload({
     bic: field(4),
     name: field(5),

@@ -1,0 +1,56 @@
+// drawCodesInThread: the same drawings as drawCode, made on a worker thread so the caller's event
+// loop keeps running, and a job that overruns its time ended with the thread replaced.
+import { describe, expect, test } from 'vitest';
+import { CodeError, drawCode, drawCodesInThread, type DrawCodeInput } from '../src/index.mjs';
+
+const requests: DrawCodeInput[] = [
+  { kind: 'qr', text: 'https://example.com/i/2026-0042', options: { ecc: 'H', size: '30mm' } },
+  { kind: 'ean13', text: '4006381333931' },
+  { kind: 'code128', text: 'SHIP-2026/0042', options: { humanReadable: true } },
+];
+
+/** A QR code of this many bytes costs bwip-js about a second of CPU. */
+const largeQr: DrawCodeInput = { kind: 'qr', text: 'x'.repeat(2300) };
+
+describe('drawCodesInThread', () => {
+  test('draws each code as drawCode does, in order', async () => {
+    const result = await drawCodesInThread(requests, { timeoutMs: 30_000 });
+    expect(result).toEqual({ outcome: 'drawn', drawings: requests.map((request) => drawCode(request)) });
+  });
+
+  test('the first code that cannot be drawn: its index and the CodeError drawCode throws', async () => {
+    const wrong: DrawCodeInput = { kind: 'ean13', text: '4006381333932' };
+    const result = await drawCodesInThread([requests[0]!, wrong, { kind: 'upca', text: 'x' }], { timeoutMs: 30_000 });
+    expect(result.outcome).toBe('refused');
+    if (result.outcome !== 'refused') return;
+    expect(result.index).toBe(1);
+    expect(result.error).toBeInstanceOf(CodeError);
+    expect(() => drawCode(wrong)).toThrow(result.error.message);
+    expect(result.error).toMatchObject({ field: 'value', reason: 'check_digit' });
+    expect(result.error.message).toBe('value: wrong check digit 2: the EAN-13 check digit of these digits is 1');
+  });
+
+  test('the event loop keeps running while a large code is drawn', async () => {
+    // warm: the thread and its encoder are loaded
+    await drawCodesInThread([requests[1]!], { timeoutMs: 30_000 });
+    let ticks = 0;
+    const ticker = setInterval(() => (ticks += 1), 5);
+    const startedAt = performance.now();
+    const result = await drawCodesInThread([largeQr], { timeoutMs: 60_000 });
+    const elapsed = performance.now() - startedAt;
+    clearInterval(ticker);
+    expect(result.outcome).toBe('drawn');
+    // drawn on this thread, the interval would not fire at all until the drawing is done
+    expect(elapsed).toBeGreaterThan(50);
+    expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
+  });
+
+  test('a job past its time ends at the code being drawn; the next job gets a new thread', async () => {
+    const result = await drawCodesInThread([requests[1]!, largeQr, requests[0]!], { timeoutMs: 200 });
+    expect(result).toEqual({ outcome: 'timed_out', index: 1 });
+    // jobs after it, also ones queued behind it, are drawn
+    const [next, queued] = await Promise.all([drawCodesInThread([requests[0]!], { timeoutMs: 30_000 }), drawCodesInThread([requests[2]!], { timeoutMs: 30_000 })]);
+    expect(next).toEqual({ outcome: 'drawn', drawings: [drawCode(requests[0]!)] });
+    expect(queued).toEqual({ outcome: 'drawn', drawings: [drawCode(requests[2]!)] });
+  });
+});
