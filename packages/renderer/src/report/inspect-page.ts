@@ -38,6 +38,8 @@ interface FontSamples {
   scale: number;
   /** whether the document loaded fonts of its own (web fonts, brand kit fonts) */
   webFonts: boolean;
+  /** whether its @page rules have margin boxes, which the printer draws and no element stands for */
+  marginBoxes: boolean;
 }
 
 /** Bounds of the work, whatever the document's length. */
@@ -79,7 +81,12 @@ interface Inspected {
   fonts: string[];
   /** web fonts the document loaded */
   webFonts: number;
+  /** whether an @page rule has margin boxes (asked with samples of a PDF's fonts) */
+  marginBoxes: boolean;
 }
+
+/** The layout's findings and the fonts' samples, from whichever look took them. */
+type Sampled = Pick<Inspected, 'clipped' | 'wide' | 'samples' | 'sampledChars' | 'marginBoxes'>;
 
 interface MissingGlyph {
   character: string;
@@ -100,7 +107,7 @@ interface MissingGlyph {
  */
 export function lookAtContent(session: CDPSession, inspection: PageInspection): Promise<Inspected | null> {
   const image = !inspection.fitRoot;
-  const look = { fitRootTo: null, content: true, layout: image, checkWidth: image, sampleFonts: inspection.fonts === 'page' };
+  const look = { fitRootTo: null, content: true, layout: image, checkWidth: image, sampleFonts: inspection.fonts === 'page', marginBoxes: inspection.fonts === 'printed' };
   return inspectPage(session, inspection, look).catch(() => null);
 }
 
@@ -108,7 +115,7 @@ export function lookAtContent(session: CDPSession, inspection: PageInspection): 
 function inspectPage(
   session: CDPSession,
   inspection: PageInspection,
-  look: { fitRootTo: number | null; content: boolean; layout: boolean; checkWidth: boolean; sampleFonts: boolean },
+  look: { fitRootTo: number | null; content: boolean; layout: boolean; checkWidth: boolean; sampleFonts: boolean; marginBoxes: boolean },
 ): Promise<Inspected> {
   const options = { ...limits, quoteChars: maxReportQuoteChars, pageWidth: inspection.pageWidth, ...look };
   return callIsolated(session, 'inspectPage', INSPECT_PAGE, options) as Promise<Inspected>;
@@ -119,8 +126,8 @@ export async function finishLook(session: CDPSession, found: FindingsCollector, 
   try {
     const seen = await content;
     if (!seen) return;
-    let layout: Pick<Inspected, 'clipped' | 'wide' | 'samples' | 'sampledChars'> = seen;
-    const printed = inspection.fitRoot && captured instanceof Uint8Array ? { bytes: captured, text: latin1(captured) } : null;
+    let layout: Sampled = seen;
+    const printed = inspection.fitRoot && captured instanceof Uint8Array ? { bytes: Buffer.from(captured.buffer, captured.byteOffset, captured.byteLength), text: latin1(captured) } : null;
     if (printed) {
       // Chromium shrinks a document wider than the page to fit: a file drawn at its own scale
       // had nothing past the printable width, and no element's width needs measuring
@@ -129,16 +136,17 @@ export async function finishLook(session: CDPSession, found: FindingsCollector, 
       // faces the file does not name are asked of the page, by samples the content look took only for web fonts
       const sampleFonts = hasUnnamedFaces(printed.text) && seen.samples.length === 0;
       const measure = checkWidth || seen.clipCandidates !== 0;
-      layout = { clipped: [], wide: [], samples: seen.samples, sampledChars: seen.sampledChars };
+      layout = { clipped: [], wide: [], samples: seen.samples, sampledChars: seen.sampledChars, marginBoxes: seen.marginBoxes };
       if (measure || sampleFonts) {
-        const measured = await inspectPage(session, inspection, { fitRootTo: inspection.pageWidth, content: false, layout: measure, checkWidth, sampleFonts });
-        layout = { ...layout, clipped: measured.clipped, wide: measured.wide, ...(sampleFonts ? { samples: measured.samples, sampledChars: measured.sampledChars } : {}) };
+        const measured = await inspectPage(session, inspection, { fitRootTo: inspection.pageWidth, content: false, layout: measure, checkWidth, sampleFonts, marginBoxes: sampleFonts });
+        const sampled = sampleFonts ? { samples: measured.samples, sampledChars: measured.sampledChars, marginBoxes: measured.marginBoxes } : {};
+        layout = { ...layout, clipped: measured.clipped, wide: measured.wide, ...sampled };
       }
     }
     const samples = await addProblems(session, found, inspection, seen, layout);
     const askPage = () => fontsInUse(session, samples, found.brandFamilies);
     if (inspection.fonts === 'page') found.fonts(await askPage());
-    else if (printed) await reportPrintedFaces(found, printed.text, samples.webFonts, askPage);
+    else if (printed) await reportPrintedFaces(found, printed, samples, askPage);
   } catch {
     // nothing to add: the report keeps what was found before
   }
@@ -150,7 +158,7 @@ async function addProblems(
   found: FindingsCollector,
   inspection: PageInspection,
   seen: Inspected,
-  layout: Pick<Inspected, 'clipped' | 'wide' | 'samples' | 'sampledChars'>,
+  layout: Sampled,
 ): Promise<FontSamples> {
   // the look runs in the service's isolated world, out of reach of the document's script; what
   // comes back from the page is still checked against the report's own schema before it is kept
@@ -175,7 +183,7 @@ async function addProblems(
   }
 
   const scale = count(layout.sampledChars) > 0 ? count(seen.textChars) / count(layout.sampledChars) : 1;
-  return { samples: layout.samples, scale, webFonts: count(seen.webFonts) > 0 };
+  return { samples: layout.samples, scale, webFonts: count(seen.webFonts) > 0, marginBoxes: layout.marginBoxes === true };
 }
 
 /** Characters that draw nothing by themselves (spaces, controls, format and variation characters) are never missing. */

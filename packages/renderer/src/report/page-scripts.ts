@@ -92,18 +92,43 @@ const CLIP_CANDIDATES = `
 `;
 
 /**
+ * Whether an @page rule of the document has page-margin boxes (@top-center, @bottom-right ...):
+ * the printer draws them, and no element stands for their text. A style sheet that cannot be
+ * read may have them.
+ */
+const MARGIN_BOXES = `
+  const hasMarginBoxes = () => {
+    const marginRule = /@(top|bottom|left|right)-/i;
+    const holds = (rules, depth) => {
+      for (const rule of rules) {
+        if (rule.type === CSSRule.PAGE_RULE) {
+          if (marginRule.test(rule.cssText)) return true;
+        } else if (rule.cssRules && depth < 8 && holds(rule.cssRules, depth + 1)) return true;
+      }
+      return false;
+    };
+    for (const sheet of [...document.styleSheets, ...document.adoptedStyleSheets]) {
+      try { if (holds(sheet.cssRules, 0)) return true; } catch { return true; }
+    }
+    return false;
+  };
+`;
+
+/**
  * One pass over the document, in two parts the caller chooses (`options.content`,
  * `options.layout`). Content, which changes nothing: script, the distinct characters of its
  * text, images that did not decode, web fonts that failed, and how many boxes could clip.
  * Layout: boxes that clip their content and content past the page's width; for a PDF the root
  * is laid out at the printable width for the measurement (an adopted style sheet, removed
  * before the function returns: no resize event, no mutation a page observer could see). Either
- * part takes one element per font style (for the fonts list) when asked.
+ * part takes one element per font style (for the fonts list) when asked, and with them, for a
+ * PDF, whether the document has page-margin boxes.
  */
 export const INSPECT_PAGE = `async (options) => {
   ${HELPERS}
   ${CLIP_CANDIDATES}
-  const result = { scriptElements: 0, eventHandlers: 0, clipCandidates: -1, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [], webFonts: 0 };
+  ${MARGIN_BOXES}
+  const result = { scriptElements: 0, eventHandlers: 0, clipCandidates: -1, clipped: [], wide: [], characters: '', samples: [], textChars: 0, sampledChars: 0, images: [], fonts: [], webFonts: 0, marginBoxes: false };
   const all = document.getElementsByTagName('*');
   if (options.content) {
     const scriptType = /^(|module|(text|application)\\/(x-)?(java|ecma)script|text\\/(jscript|livescript|javascript1\\.[0-5]))$/i;
@@ -191,6 +216,7 @@ export const INSPECT_PAGE = `async (options) => {
         if (known) known.chars += text.length;
         else if (styles.size < options.maxSamples) styles.set(key, { element: parent, chars: text.length });
       }
+      if (options.marginBoxes) result.marginBoxes = hasMarginBoxes();
     }
     // The characters of the text, beyond ASCII (which every system face draws), read at once:
     // the text of a script or style element in the body counts too, but a character that occurs

@@ -3,11 +3,10 @@
 // document down to fit (up to a bound): the scale it drew with is the first page's content
 // transform. Unshrunk, that is 0.75 (CSS pixels to points) times the requested pdf.scale.
 import { constants, inflateSync } from 'node:zlib';
+import { streamObject } from './pdf-streams.ts';
 
 const PAGE_TYPE = /\/Type\s*\/Page(?![A-Za-z])/;
 const CONTENTS = /\/Contents\s+(\d+)\s+0\s+R/;
-/** From just after "N 0 obj": the stream's dictionary and the start of its data. */
-const STREAM_START = /^\s*<<([\s\S]{0,500}?)>>\s*stream\r?\n/;
 const MATRIX = /(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+cm\b/g;
 /** Characters of the first page's content read for its transforms. */
 const PREFIX_CHARS = 600;
@@ -20,19 +19,12 @@ function firstPageContent(pdf: Buffer, text: string): string | null {
   const end = text.indexOf('endobj', page.index);
   const contents = CONTENTS.exec(text.slice(text.lastIndexOf(' obj', page.index), end === -1 ? page.index + 2000 : end))?.[1];
   if (!contents) return null;
-  const marker = `${contents} 0 obj`;
-  let at = text.indexOf(marker);
-  while (at > 0 && !/\s/.test(text[at - 1]!)) at = text.indexOf(marker, at + 1);
-  if (at === -1) return null;
-  const object = STREAM_START.exec(text.slice(at + marker.length, at + marker.length + 600));
-  if (!object) return null;
-  const length = Number(/\/Length\s+(\d+)(?!\s+0\s+R)/.exec(object[1]!)?.[1]);
-  if (!Number.isSafeInteger(length)) return null;
-  const start = at + marker.length + object[0].length;
-  const body = pdf.subarray(start, start + length);
+  const stream = streamObject(pdf, text, Number(contents));
+  if (!stream) return null;
+  const body = stream.data;
   try {
     // the transforms open the stream: its first compressed bytes hold them
-    const head = /\/FlateDecode/.test(object[1]!) ? inflateSync(body.subarray(0, PREFIX_CHARS * 4), { finishFlush: constants.Z_SYNC_FLUSH }) : body;
+    const head = /\/FlateDecode/.test(stream.dictionary) ? inflateSync(body.subarray(0, PREFIX_CHARS * 4), { finishFlush: constants.Z_SYNC_FLUSH }) : body;
     return head.toString('latin1', 0, PREFIX_CHARS);
   } catch {
     return null;

@@ -1,0 +1,101 @@
+// The render report's fonts list names the faces the page-margin boxes drew: the printer draws
+// them from the document's @page rules, they are no elements, so the faces are read from the
+// printed file. A document without margin boxes lists what its elements drew, as before.
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { AssetResolver, EffectiveViewport, RenderOutput } from '@svc/contracts';
+import { Renderer } from '../src/index.ts';
+import { sfntFamilyName } from '../src/report/sfnt-family.ts';
+
+// the WOFF2 encoder the core font tests use (a dev dependency of @svc/core, loaded from there)
+const { compress } = createRequire(new URL('../../core/package.json', import.meta.url))('wawoff2') as {
+  compress(input: Uint8Array): Promise<Uint8Array>;
+};
+
+let renderer: Renderer;
+let brandTtf: Buffer;
+let brandWoff2: Buffer;
+
+/** DejaVu Sans Mono renamed "Brandy Face Mono" (same lengths, so the tables keep their layout): no installed face has the name. */
+async function brandFace(): Promise<Buffer> {
+  const ttf = Buffer.from(await readFile('/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf'));
+  for (const [from, to] of [
+    ['DejaVu Sans', 'Brandy Face'],
+    ['DejaVuSans', 'BrandyFace'],
+  ] as const) {
+    for (const encode of [(text: string) => Buffer.from(text, 'latin1'), (text: string) => Buffer.from(text, 'utf16le').swap16()]) {
+      const needle = encode(from);
+      for (let at = ttf.indexOf(needle); at !== -1; at = ttf.indexOf(needle, at + 1)) encode(to).copy(ttf, at);
+    }
+  }
+  return ttf;
+}
+
+beforeAll(async () => {
+  brandTtf = await brandFace();
+  brandWoff2 = Buffer.from(await compress(brandTtf));
+  renderer = await Renderer.start({ concurrency: 2 });
+});
+
+afterAll(async () => {
+  await renderer?.close();
+});
+
+const viewport: EffectiveViewport = { width: 1280, height: 720, device_scale_factor: 1 };
+const pdf = (html: string, assets?: AssetResolver) => renderer.renderPdf({ html, pdf: { format: 'A4' }, viewport, javascript: 'disabled', assets });
+
+const brandFontFace = (src = `data:font/woff2;base64,${brandWoff2.toString('base64')}`) => `@font-face { font-family: "Brand Web"; src: url(${src}) format("woff2") }`;
+const pages = '<p style="break-after: page">First page</p><p>Second page</p>';
+const footer = '@page { margin: 20mm; @bottom-center { content: "Page " counter(page) " of " counter(pages); font-family: "Brand Web" } }';
+
+/** pdffonts' line of a face, by its PostScript name after the subset tag. */
+function pdffontsLine(output: RenderOutput, face: string): string | undefined {
+  const listing = execFileSync('pdffonts', ['-'], { input: output.bytes }).toString();
+  return listing.split('\n').find((line) => new RegExp(`^[A-Z]{6}\\+${face}\\s`).test(line));
+}
+
+test("a font's name table says its family as Chromium reports it: the family name (1) before the typographic one (16)", async () => {
+  expect(sfntFamilyName(brandTtf)).toBe('Brandy Face Mono');
+  expect(sfntFamilyName(await readFile('/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf'))).toBe('DejaVu Sans Light');
+  expect(sfntFamilyName(await readFile('/usr/share/fonts/opentype/inter/Inter-ThinItalic.otf'))).toBe('Inter Thin');
+  expect(sfntFamilyName(Buffer.from('not a font'))).toBeNull();
+});
+
+test('a web font used only in @page @bottom-center is embedded and listed, named as its file names it', async () => {
+  const output = await pdf(`<style>${brandFontFace()} body { font-family: "DejaVu Serif" } ${footer}</style>${pages}`);
+  expect(execFileSync('pdftotext', ['-f', '2', '-l', '2', '-', '-'], { input: output.bytes }).toString()).toContain('Page 2 of 2');
+  // embedded, subset
+  expect(pdffontsLine(output, 'BrandyFaceMono')).toMatch(/\s+yes\s+yes\s+/);
+  expect(output.findings.fonts).toContainEqual({ family: 'Brandy Face Mono', face: 'BrandyFaceMono', source: 'document', embedded: true, glyphs: null });
+  // the body's face is still the page's answer, with its glyph count
+  expect(output.findings.fonts).toContainEqual({ family: 'DejaVu Serif', face: 'DejaVuSerif', source: 'system', embedded: true, glyphs: expect.any(Number) });
+  expect(output.findings.fonts).toHaveLength(2);
+});
+
+test('a brand kit font used only in a margin box is a brand_kit face', async () => {
+  const reference = 'asset://asset_0123456789abcdef0123456789abcdef';
+  const assets: AssetResolver = async (url) => (url === reference ? { bytes: brandWoff2, mediaType: 'font/woff2', fontFamily: 'Brandy Face Mono' } : null);
+  const output = await pdf(`<style>${brandFontFace(reference)} body { font-family: "DejaVu Serif" } ${footer}</style>${pages}`, assets);
+  expect(pdffontsLine(output, 'BrandyFaceMono')).toBeDefined();
+  expect(output.findings.fonts).toContainEqual({ family: 'Brandy Face Mono', face: 'BrandyFaceMono', source: 'brand_kit', embedded: true, glyphs: null });
+});
+
+test('a face that draws both the body and a margin box is listed once, from the page', async () => {
+  const output = await pdf(`<style>${brandFontFace()} body { font-family: "Brand Web" } ${footer}</style>${pages}`);
+  const brand = output.findings.fonts.filter((font) => font.face === 'BrandyFaceMono');
+  expect(brand).toEqual([{ family: 'Brandy Face Mono', face: 'BrandyFaceMono', source: 'document', embedded: true, glyphs: expect.any(Number) }]);
+});
+
+test('a document without margin boxes lists exactly the faces its elements drew', async () => {
+  const html = `<style>${brandFontFace()} body { font-family: "DejaVu Serif" } @page { margin: 20mm }</style><h1 style="font-family: 'Brand Web'">Brand heading</h1>${pages}`;
+  const output = await pdf(html);
+  expect(output.findings.fonts).toEqual([
+    { family: 'DejaVu Serif', face: 'DejaVuSerif', source: 'system', embedded: true, glyphs: expect.any(Number) },
+    { family: 'Brandy Face Mono', face: 'BrandyFaceMono', source: 'document', embedded: true, glyphs: expect.any(Number) },
+  ]);
+  // the same faces an image of the document lists
+  const image = await renderer.renderImage({ html, image: { format: 'png', width: 640, height: 480 }, javascript: 'disabled' });
+  expect(image.findings.fonts.map((font) => font.face).sort()).toEqual(output.findings.fonts.map((font) => font.face).sort());
+});
