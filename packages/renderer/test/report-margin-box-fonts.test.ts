@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { AssetResolver, EffectiveViewport, RenderOutput } from '@svc/contracts';
 import { Renderer } from '../src/index.ts';
+import { streamObject } from '../src/report/pdf-streams.ts';
 import { sfntFamilyName } from '../src/report/sfnt-family.ts';
 
 // the WOFF2 encoder the core font tests use (a dev dependency of @svc/core, loaded from there)
@@ -61,6 +62,15 @@ test("a font's name table says its family as Chromium reports it: the family nam
   expect(sfntFamilyName(await readFile('/usr/share/fonts/truetype/dejavu/DejaVuSans-ExtraLight.ttf'))).toBe('DejaVu Sans Light');
   expect(sfntFamilyName(await readFile('/usr/share/fonts/opentype/inter/Inter-ThinItalic.otf'))).toBe('Inter Thin');
   expect(sfntFamilyName(Buffer.from('not a font'))).toBeNull();
+});
+
+test('a stream object is found by its own number and cut by its direct length; an indirect length is not read', () => {
+  const file = '%PDF-1.4\n15 0 obj\n<</Length 3>> stream\nabc\nendstream\nendobj\n5 0 obj\n<</Filter /FlateDecode\n/Length 4>> stream\nwxyz\nendstream\nendobj\n7 0 obj\n<</Length 12 0 R>> stream\nabc\nendstream\nendobj\n';
+  const bytes = Buffer.from(file, 'latin1');
+  expect(streamObject(bytes, file, 5)).toEqual({ dictionary: '/Filter /FlateDecode\n/Length 4', data: Buffer.from('wxyz') });
+  expect(streamObject(bytes, file, 15)?.data.toString()).toBe('abc');
+  expect(streamObject(bytes, file, 7)).toBeNull();
+  expect(streamObject(bytes, file, 8)).toBeNull();
 });
 
 test('a web font used only in @page @bottom-center is embedded and listed, named as its file names it', async () => {
