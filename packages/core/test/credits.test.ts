@@ -14,6 +14,8 @@ async function reserve(account: { accountId: string; keyId: string; plan: Plan }
   try {
     const [reservation] = await ctx.db.$transaction((tx) =>
       reserveCredits(tx, { accountId: account.accountId, plan: account.plan, keyId: account.keyId, overageCap: cap, holder: { jobId }, now: ctx.clock(), metrics: ctx.metrics }),
+      // twenty at once queue for the pool's connections: on a busy machine that can take seconds
+      { maxWait: 60_000, timeout: 60_000 },
     );
     return { ok: true as const, jobId, source: reservation!.source };
   } catch (error) {
