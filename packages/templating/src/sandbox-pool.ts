@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.ts';
-import { threadCpuMs } from './thread-cpu.mjs';
+import { overrunVerdict, threadCpuMs } from './thread-cpu.mjs';
 
 /** The limits the worker enforces itself; size limits on inputs are checked before dispatch. */
 export interface SandboxLimits {
@@ -24,7 +24,7 @@ export interface SandboxJob {
 /** `code` is whatever the worker reported ('overloaded' when the machine, not the template, ran out of time); the caller validates it. */
 export type SandboxOutcome =
   | { ok: true; html: string }
-  | { ok: false; code: string; line?: number; column?: number; name?: string; kind?: string };
+  | { ok: false; code: string; line?: number; column?: number; name?: string; kind?: string; problem?: string };
 
 /** Who an evaluation is for and what it cost: the pool is fair between tenants. */
 export interface SandboxTenancy {
@@ -235,13 +235,10 @@ export class SandboxPool {
     const { timeMs, safetyMs } = task.job.limits;
     const grace = this.options.killGraceMs;
     const cpu = threadCpuMs(run.thread);
-    if (cpu === null || run.cpuMs === null || cpu - run.cpuMs > timeMs + grace) {
-      this.kill(slot, { ok: false, code: 'template_timeout' });
-    } else if (performance.now() - run.at > safetyMs + grace) {
-      this.kill(slot, { ok: false, code: 'overloaded' });
-    } else {
-      slot.timer = setTimeout(() => this.overdue(slot), overdueCheckMs);
-    }
+    const cpuMs = cpu === null || run.cpuMs === null ? null : cpu - run.cpuMs;
+    const verdict = overrunVerdict({ wallMs: performance.now() - run.at, cpuMs, timeMs: timeMs + grace, safetyMs: safetyMs + grace });
+    if (verdict === null) slot.timer = setTimeout(() => this.overdue(slot), overdueCheckMs);
+    else this.kill(slot, { ok: false, code: verdict });
   }
 
   private kill(slot: Slot, outcome: SandboxOutcome | null): void {

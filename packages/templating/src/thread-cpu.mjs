@@ -40,3 +40,17 @@ export function threadCpuMs(threadId) {
     return null;
   }
 }
+
+/**
+ * What an evaluation still running after `wallMs` has come to, by the CPU time its thread used
+ * (`cpuMs`, null when unknown): over `timeMs` of CPU, the template's own doing
+ * (template_timeout); under it past `safetyMs` of wall time, a machine too busy to run it
+ * (overloaded); else null, keep going. Without a CPU reading, wall time past timeMs decides.
+ * @param {{ wallMs: number, cpuMs: number | null, timeMs: number, safetyMs: number }} spent
+ * @returns {'template_timeout' | 'overloaded' | null}
+ */
+export function overrunVerdict({ wallMs, cpuMs, timeMs, safetyMs }) {
+  if (wallMs <= timeMs) return null;
+  if (cpuMs === null || cpuMs > timeMs) return 'template_timeout';
+  return wallMs > safetyMs ? 'overloaded' : null;
+}
