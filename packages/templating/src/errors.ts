@@ -19,6 +19,8 @@ export interface TemplateErrorDetail {
   variable?: string | undefined;
   /** Which porting fix applies, as the sandbox reports it (fixes.ts). */
   kind?: string | undefined;
+  /** Why a code filter refused its input (kind "code"): the CodeError's message, naming the field and the rule. */
+  problem?: string | undefined;
 }
 
 // Only what the sandbox builds from the source's identifiers: it may reach a message.
@@ -39,6 +41,8 @@ export class TemplateError extends Error {
   readonly pointer?: string;
   readonly variable?: string;
   readonly fix?: string;
+  /** A code filter's reason (template_invalid_filter_input): "value: wrong check digit 2: the EAN-13 check digit of these digits is 1". */
+  readonly problem?: string;
 
   constructor(code: TemplateErrorCode, detail: TemplateErrorDetail = {}) {
     super(code);
@@ -54,7 +58,11 @@ export class TemplateError extends Error {
     if (code === 'template_missing_data' && detail.variable !== undefined && detail.variable.length <= 100 && variablePattern.test(detail.variable)) {
       this.variable = detail.variable;
     }
-    const fix = templateFix(code, detail.kind, this.variable);
+    // a code filter's reason is @svc/codes' own text: the field and the rule, never the value
+    if (code === 'template_invalid_filter_input' && detail.kind === 'code' && typeof detail.problem === 'string' && detail.problem.length <= 300) {
+      this.problem = detail.problem;
+    }
+    const fix = this.problem !== undefined ? `The code cannot be drawn: ${this.problem}.` : templateFix(code, detail.kind, this.variable);
     if (fix !== undefined) this.fix = fix;
   }
 }

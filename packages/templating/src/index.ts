@@ -72,7 +72,7 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
   if (!outcome.ok) {
     if (outcome.code === 'overloaded') throw new TemplateOverloadedError();
     const code = isTemplateErrorCode(outcome.code) ? outcome.code : 'template_evaluation_error';
-    throw new TemplateError(code, { line: outcome.line, column: outcome.column, variable: outcome.name, kind: outcome.kind });
+    throw new TemplateError(code, { line: outcome.line, column: outcome.column, variable: outcome.name, kind: outcome.kind, problem: outcome.problem });
   }
   if (outcome.html.length > limits.outputChars) throw new TemplateError('template_output_limit');
   return { html: outcome.html };

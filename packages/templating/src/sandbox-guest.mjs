@@ -21,9 +21,12 @@ function guest() {
 
   var nj = globalThis.nunjucks;
   delete globalThis.nunjucks;
-  // The host's formatter (sandbox-worker.mjs), reachable from the formatting filters alone.
+  // The host's formatter and code drawer (sandbox-worker.mjs), reachable from the formatting
+  // and code filters alone.
   var hostFormat = globalThis.svcFormat;
   delete globalThis.svcFormat;
+  var hostCode = globalThis.svcCode;
+  delete globalThis.svcCode;
   var runtime = nj.runtime;
   var lib = nj.lib;
   var hasCompiler = typeof (nj.compiler && nj.compiler.Compiler) === 'function';
@@ -298,6 +301,7 @@ function guest() {
   };
 
   installFormattingFilters();
+  installCodeFilters();
 
   // --- formatting filters (numbers, money, dates) on the host's ICU ----------------------
 
@@ -386,6 +390,37 @@ function guest() {
     if (answer === 'W') raise('template_work_limit');
     if (typeof answer !== 'string' || answer.charAt(0) !== 'F') throw new TypeError('refused by the formatter');
     return answer.slice(1);
+  }
+
+  // --- barcodes and QR codes, drawn on the host (@svc/codes) ---------------------------
+
+  // Each filter's arguments become one options object as the formatting filters' do; the
+  // host checks names, types and values, and the input, and answers the SVG, marked safe.
+  function installCodeFilters() {
+    var positional = { qrcode: ['size'], barcode: ['kind', 'size'], epc_qr: ['size'], swiss_qr: ['size'] };
+    Object.keys(positional).forEach(function (name) {
+      inputRules[name] = isPresent;
+      env.addFilter(name, function (input) {
+        var options = formatOptions(Array.prototype.slice.call(arguments, 1), positional[name]);
+        var value;
+        if (name === 'epc_qr' || name === 'swiss_qr') {
+          if (!isMapping(input)) throw new TypeError('a payment object is expected');
+          value = JSON.stringify(input);
+        } else {
+          if (input instanceof runtime.SafeString) input = String(input);
+          if (typeof input === 'number' && isFinite(input)) input = String(input);
+          if (typeof input !== 'string') throw new TypeError('text is expected');
+          value = input;
+        }
+        // strings leave the VM as C strings: one holding a NUL would arrive cut short
+        if (value.indexOf('\u0000') !== -1) throw new TypeError('a NUL character');
+        var answer = hostCode(name, value, JSON.stringify(options));
+        if (answer === 'W') raise('template_work_limit');
+        // refused by the code: the host keeps its reason for the outcome
+        if (typeof answer !== 'string' || answer.charAt(0) !== 'S') filterFault('template_invalid_filter_input', 'code');
+        return runtime.markSafe(answer.slice(1));
+      });
+    });
   }
 
   // --- classification -----------------------------------------------------------------

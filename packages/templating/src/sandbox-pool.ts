@@ -24,7 +24,7 @@ export interface SandboxJob {
 /** `code` is whatever the worker reported ('overloaded' when the machine, not the template, ran out of time); the caller validates it. */
 export type SandboxOutcome =
   | { ok: true; html: string }
-  | { ok: false; code: string; line?: number; column?: number; name?: string; kind?: string };
+  | { ok: false; code: string; line?: number; column?: number; name?: string; kind?: string; problem?: string };
 
 /** Who an evaluation is for and what it cost: the pool is fair between tenants. */
 export interface SandboxTenancy {

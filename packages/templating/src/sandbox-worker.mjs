@@ -21,7 +21,8 @@
 // Messages out: { type: 'ready' } when prepared sandboxes are waiting
 //               { type: 'started', id, thread, cpuMs } just before the VM runs (the parent then arms
 //               its hard deadline; thread and cpuMs let it read this thread's CPU time, null if it cannot)
-//               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column?, name?, kind? }, workMs }
+//               { type: 'done', id, outcome: { ok: true, html } | { ok: false, code, line?, column?, name?, kind?, problem? }, workMs }
+//               (problem: a code filter's CodeError message, with template_invalid_filter_input)
 //               (code 'overloaded': the machine was too busy to finish in time, not the template's doing)
 //               (workMs: this thread's time on the job, from its arrival to its answer)
 //               { type: 'failed', id } when no sandbox could be built
@@ -32,6 +33,7 @@ import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import releaseSyncVariant from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten';
+import { drawForFilter } from './code-filters.mjs';
 import { format } from './intl-format.mjs';
 import { guestSource } from './sandbox-guest.mjs';
 import { currentThreadId, overrunVerdict, threadCpuMs } from './thread-cpu.mjs';
@@ -66,10 +68,13 @@ async function createSandbox(kind, memoryBytes) {
   runtime.setMaxStackSize(VM_STACK_BYTES);
   const context = runtime.newContext();
   context.unwrapResult(context.evalCode(nunjucksSources[kind], 'nunjucks.js')).dispose();
-  // The VM's one host function; the guest takes it off the global object before any template runs.
+  // The VM's host functions; the guest takes them off the global object before any template runs.
   const formatFunction = context.newFunction('svcFormat', (...args) => context.newString(formatForGuest(context, args)));
   context.setProp(context.global, 'svcFormat', formatFunction);
   formatFunction.dispose();
+  const codeFunction = context.newFunction('svcCode', (...args) => context.newString(codeForGuest(context, args)));
+  context.setProp(context.global, 'svcCode', codeFunction);
+  codeFunction.dispose();
   const guest = context.unwrapResult(context.evalCode(guestSource, 'guest.js'));
   return { kind, runtime, context, guest, memoryBytes };
 }
@@ -87,6 +92,16 @@ const WORK_PER_FORMAT_CALL = 2;
 const WORK_PER_FORMATTER = 25;
 const FORMATTERS_PER_EVALUATION = 100;
 
+// Code filters (code-filters.mjs) draw with bwip-js on this thread, outside the VM's polls, at
+// a cost that grows with the value: each call is charged before it draws, 1 work unit per 10
+// bytes of its input (text, or the payment object as JSON), at least 1 unit. Drawing a large QR
+// code costs about 0.25 ms a byte on an idle core, so the charge is below the real cost for the
+// largest codes (a 2,300-byte QR code is 230 units): timeMs, read at the next poll, bounds the
+// rest. An evaluation draws at most CODES_PER_EVALUATION codes, as a render draws at most 100
+// <svc-code> elements; one more is template_work_limit.
+const WORK_PER_CODE_BYTE = 10;
+const CODES_PER_EVALUATION = 100;
+
 // Deadlines. The work budget decides whether a template does too much; timeMs is CPU time of
 // this thread (compile included), a bound above the budget for work the polls do not count
 // (compiling, native string work), so a busy machine cannot turn a template within its budget
@@ -99,7 +114,8 @@ const threadId = currentThreadId();
 
 /**
  * The budget of the evaluation running now (charge answers false once it is spent).
- * @type {{ charge: (hundredths: number) => boolean, exhaust: () => void, formatters: Set<string> } | null}
+ * codes: the code filter calls so far; problem: why the last one was refused (CodeError's message).
+ * @type {{ charge: (hundredths: number) => boolean, exhaust: () => void, formatters: Set<string>, codes: number, problem: string | null } | null}
  */
 let meter = null;
 
@@ -129,6 +145,29 @@ function formatForGuest(context, handles) {
     meter.formatters.add(result.key);
   }
   return `F${result.text}`;
+}
+
+/**
+ * One call of the guest's svcCode(filter, input, optionsJson): strings only. Answers "S" + SVG,
+ * "X" for input the code refuses (its message kept for the outcome), "W" when the work budget
+ * or the evaluation's codes are spent.
+ * @param {import('quickjs-emscripten').QuickJSContext} context
+ * @param {import('quickjs-emscripten').QuickJSHandle[]} handles
+ */
+function codeForGuest(context, handles) {
+  if (meter === null || handles.length !== 3 || handles.some((handle) => context.typeof(handle) !== 'string')) return 'X';
+  meter.problem = null;
+  const [filter, input, optionsJson] = handles.map((handle) => context.getString(handle));
+  meter.codes += 1;
+  if (meter.codes > CODES_PER_EVALUATION) {
+    meter.exhaust();
+    return 'W';
+  }
+  if (!meter.charge(Math.max(WORK_PER_POLL, Buffer.byteLength(input) * WORK_PER_CODE_BYTE))) return 'W';
+  const result = drawForFilter(filter, input, optionsJson);
+  if (result.ok) return `S${result.svg}`;
+  meter.problem = result.message;
+  return 'X';
 }
 
 /** @typedef {Awaited<ReturnType<typeof createSandbox>>} Sandbox */
@@ -338,6 +377,8 @@ async function evaluate(job) {
       stopped ??= 'template_work_limit';
     },
     formatters: new Set(),
+    codes: 0,
+    problem: null,
   };
   sandbox.runtime.setInterruptHandler(() => {
     if (stopped === null) {
@@ -367,6 +408,10 @@ async function evaluate(job) {
   const answer = callGuest(sandbox, 'run', [code, job.dataJson, limits.outputChars, limits.renderDepth, defaults.locale, defaults.timeZone], limits.memoryBytes, reason);
   if (typeof answer !== 'string') return answer;
   const outcome = decodeOutcome(answer);
+  // a code filter's refusal says why, in CodeError's words
+  if (!outcome.ok && outcome.code === 'template_invalid_filter_input' && outcome.kind === 'code' && meter.problem !== null) {
+    outcome.problem = meter.problem;
+  }
   // an evaluation that succeeded leaves the sandbox to the account's next one of the source
   if (outcome.ok && keepKey !== undefined) keep(keepKey, sandbox, uses);
   return outcome;
