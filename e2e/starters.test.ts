@@ -17,7 +17,7 @@ const paper: Record<string, [number, number]> = { A4: [210, 297], A5: [148, 210]
 /** A few words of the sample data every render must show, so a blank page cannot pass. */
 const expectedText: Record<string, string[]> = {
   // the page number and the confidentiality line are page-margin boxes of the document's CSS
-  invoice: ['INV-2026-0142', 'Acme Logistics Ltd', '£9,491.40', 'Page 1 of 1'],
+  invoice: ['INV-2026-0142', 'Acme Logistics Ltd', '€9,491.40', 'Page 1 of 1'],
   receipt: ['CORNER BAKERY', 'Almond croissant', '€26.90'],
   certificate: ['Amara Okafor', 'Programme Director'],
   'multilingual-certificate': ['Amara Okafor', '山田 花子', 'Ζωή Παπαδοπούλου', 'Иван Петров', '김민준', 'Page 7 of 7'],

@@ -26,6 +26,8 @@ const source = `<!doctype html>
   .seat { display: grid; grid-template-columns: repeat(3, 1fr); gap: 12px; }
   .seat b { font-size: 34px; }
   .holder { font-size: 20px; }
+  .qr { display: flex; justify-content: center; }
+  .qr svg { display: block; }
   .code { font: 700 22px/1 "DejaVu Sans Mono", "Liberation Mono", monospace; letter-spacing: 0.12em; padding: 14px 0; border-top: 2px solid #1b1b1f; border-bottom: 2px solid #1b1b1f; text-align: center; }
 </style>
 </head>
@@ -50,6 +52,7 @@ const source = `<!doctype html>
       <div><small>Row</small><b>{{ ticket.row }}</b></div>
       <div><small>Seat</small><b>{{ ticket.seat }}</b></div>
     </div>
+    <div class="qr">{{ ticket.url | default(ticket.code) | qrcode(size="150px") }}</div>
     <div class="code">{{ ticket.code }}</div>
   </div>
 </div>
@@ -60,7 +63,7 @@ const source = `<!doctype html>
 export const eventTicketStarter: Starter = {
   id: 'event-ticket',
   name: 'Event ticket',
-  description: 'A 1400×560 concert or conference ticket with a tear-off stub, seat and code.',
+  description: 'A 1400×560 concert or conference ticket with a tear-off stub, seat, code and QR code.',
   tags: ['ticket', 'events', 'image'],
   inputMode: 'blank',
   source,
@@ -94,6 +97,7 @@ export const eventTicketStarter: Starter = {
           row: { type: 'string', maxLength: 6 },
           seat: { type: 'string', maxLength: 6 },
           code: { type: 'string', pattern: '^[A-Z0-9-]{4,24}$' },
+          url: { type: 'string', title: 'Ticket URL', description: 'What the QR code carries, for the scanner at the door; the ticket code when left out.', maxLength: 300 },
         },
       },
     },
@@ -102,7 +106,7 @@ export const eventTicketStarter: Starter = {
     kicker: 'Admit one',
     accent_color: '#e4405f',
     event: { name: 'Northern Lights Live', venue: 'Usher Hall', city: 'Edinburgh', date: 'Sat 18 July 2026', doors: '19:00' },
-    ticket: { holder: 'Jonas Lindqvist', type: 'Standard', section: 'B', row: '12', seat: '7', code: 'NLL-7Q4K-2291' },
+    ticket: { holder: 'Jonas Lindqvist', type: 'Standard', section: 'B', row: '12', seat: '7', code: 'NLL-7Q4K-2291', url: 'https://tickets.example.com/t/NLL-7Q4K-2291' },
   },
   output: { type: 'image', format: 'png', width: 1400, height: 560 },
 };

@@ -31,7 +31,10 @@ const source = `<!doctype html>
   tbody tr { break-inside: avoid; }
   .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
   .desc small { display: block; color: #7b8794; font-size: 9pt; }
-  .totals { margin-left: auto; width: 75mm; margin-top: 5mm; }
+  .summary { display: flex; align-items: flex-start; margin-top: 5mm; }
+  .pay-code { font-size: 8.5pt; color: #52606d; }
+  .pay-code svg { display: block; margin-top: 1mm; }
+  .totals { margin-left: auto; width: 75mm; }
   .totals div { display: flex; justify-content: space-between; padding: 1.5mm 2mm; }
   .totals .due { margin-top: 2mm; padding: 3mm 2mm; background: {{ accent }}; color: #fff; font-weight: 700; font-size: 12pt; border-radius: 1.5mm; }
   .notes { margin-top: 12mm; display: grid; grid-template-columns: 1fr 1fr; gap: 10mm; font-size: 9pt; color: #52606d; break-inside: avoid; }
@@ -44,6 +47,7 @@ ${moneyMacro}
 {%- set subtotal = 0 -%}
 {%- for item in items %}{% set subtotal = subtotal + item.quantity * item.unit_price %}{% endfor -%}
 {%- set tax = subtotal * (invoice.tax_rate | default(0)) / 100 %}
+{%- set due = ((subtotal + tax) * 100) | round / 100 %}
 <div class="page">
   <header>
     <div class="brand">{{ seller.name }}<small>{{ seller.tagline | default("") }}</small></div>
@@ -86,10 +90,18 @@ ${moneyMacro}
     </tbody>
   </table>
 
-  <div class="totals">
-    <div><span>Subtotal</span><span class="num">{{ money(subtotal, symbol) }}</span></div>
-    {% if invoice.tax_rate %}<div><span>Tax ({{ invoice.tax_rate }}%)</span><span class="num">{{ money(tax, symbol) }}</span></div>{% endif %}
-    <div class="due"><span>Amount due</span><span class="num">{{ money(subtotal + tax, symbol) }}</span></div>
+  <div class="summary">
+    {%- if sepa_transfer and due > 0 %}
+    <div class="pay-code">
+      <div class="label">Pay by banking app</div>
+      {{ { "name": sepa_transfer.beneficiary | default(seller.name), "iban": sepa_transfer.iban, "bic": sepa_transfer.bic | default(""), "amount": due, "text": "Invoice " ~ invoice.number } | epc_qr(size="26mm") }}
+    </div>
+    {%- endif %}
+    <div class="totals">
+      <div><span>Subtotal</span><span class="num">{{ money(subtotal, symbol) }}</span></div>
+      {% if invoice.tax_rate %}<div><span>Tax ({{ invoice.tax_rate }}%)</span><span class="num">{{ money(tax, symbol) }}</span></div>{% endif %}
+      <div class="due"><span>Amount due</span><span class="num">{{ money(subtotal + tax, symbol) }}</span></div>
+    </div>
   </div>
 
   <section class="notes">
@@ -116,7 +128,7 @@ const party = {
 export const invoiceStarter: Starter = {
   id: 'invoice',
   name: 'Invoice',
-  description: 'An A4 invoice with line items, tax and a highlighted amount due.',
+  description: 'An A4 invoice with line items, tax, a highlighted amount due and a SEPA payment QR code.',
   tags: ['invoice', 'finance', 'pdf'],
   inputMode: 'html',
   source,
@@ -160,6 +172,17 @@ export const invoiceStarter: Starter = {
           },
         },
       },
+      sepa_transfer: {
+        type: 'object',
+        title: 'SEPA payment QR code',
+        description: 'Invoices in euros: an EPC QR code ("GiroCode") of a transfer of the amount due, which banking apps read. Leave it out for other currencies.',
+        required: ['iban'],
+        properties: {
+          beneficiary: { type: 'string', title: 'Beneficiary', description: 'The account holder; the seller\'s name when left out.', maxLength: 70 },
+          iban: { type: 'string', title: 'IBAN', minLength: 15, maxLength: 42 },
+          bic: { type: 'string', title: 'BIC', maxLength: 11 },
+        },
+      },
       payment_instructions: { type: 'string', title: 'Payment instructions', description: 'Shown under the totals; a default sentence when left out.', maxLength: 500 },
       notes: { type: 'string', title: 'Notes', maxLength: 500 },
     },
@@ -169,19 +192,20 @@ export const invoiceStarter: Starter = {
     seller: {
       name: 'Northwind Studio',
       tagline: 'Design and engineering',
-      address: ['14 Harbour Street', 'Bristol BS1 4QA', 'United Kingdom'],
+      address: ['14 Ormond Quay Upper', 'Dublin D07 X2K4', 'Ireland'],
       email: 'billing@northwind.example',
       website: 'northwind.example',
     },
     customer: { name: 'Acme Logistics Ltd', address: ['200 Canal Road', 'Leeds LS12 2PA', 'United Kingdom'], email: 'accounts@acme.example' },
-    invoice: { number: 'INV-2026-0142', issued_on: '3 March 2026', due_on: '2 April 2026', currency_symbol: '£', tax_rate: 20 },
+    invoice: { number: 'INV-2026-0142', issued_on: '3 March 2026', due_on: '2 April 2026', currency_symbol: '€', tax_rate: 20 },
     items: [
       { description: 'Discovery workshop', detail: 'Two half-day sessions with the operations team', quantity: 1, unit_price: 1800 },
       { description: 'Dashboard design', detail: 'Wireframes, visual design and prototype', quantity: 24, unit_price: 95 },
       { description: 'Front-end build', quantity: 36, unit_price: 105 },
       { description: 'Hosting (March)', quantity: 1, unit_price: 49.5 },
     ],
-    payment_instructions: 'Bank transfer to Northwind Studio, sort code 20-00-00, account 12345678, reference INV-2026-0142.',
+    sepa_transfer: { iban: 'IE29 AIBK 9311 5212 3456 78', bic: 'AIBKIE2D' },
+    payment_instructions: 'Bank transfer to Northwind Studio, IBAN IE29 AIBK 9311 5212 3456 78, BIC AIBKIE2D, reference INV-2026-0142, or scan the code with a banking app.',
     notes: 'Thank you for working with us. Questions about this invoice: billing@northwind.example.',
   },
   output: { type: 'pdf', pdf: { format: 'A4', margins: { top: '0mm', right: '0mm', bottom: '0mm', left: '0mm' } } },
