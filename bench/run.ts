@@ -4,7 +4,8 @@
 // once for one account (warm sandboxes) and once for a cold mix of more accounts than warm
 // sandboxes, round robin. Then the memory cell: resident memory of the web and worker
 // process trees (browser included) after render 500 and after render 5,000 of one run.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,7 @@ import { batchCell, type BatchResult } from './groups.ts';
 import { largeCell, type LargeResult } from './large.ts';
 import { rawRenderer } from './raw.ts';
 import { reportCell } from './report.ts';
+import { savedCell, type SavedResult, savedTargets } from './saved.ts';
 import { printRouteJavascript } from './route-javascript.ts';
 import { type CpuTime, clusterProcesses, commandLine, machineBusyMs, perRender, processSample, processTree, pssMib, rssMib, treeRss } from './processes.ts';
 import { freePort, type Service, serviceRenderer, startService, type Trace } from './service.ts';
@@ -47,6 +49,9 @@ const fixtureFilter = process.env.BENCH_FIXTURES?.split(',').map((word) => word.
 /** BENCH_REPORT_ONLY=1 runs only the report cell (no database, no service); BENCH_REPORT=0 skips it. */
 const reportOnly = process.env.BENCH_REPORT_ONLY === '1';
 const reportRun = process.env.BENCH_REPORT !== '0';
+/** BENCH_SAVED_ONLY=1 runs only the saved-template cell (with the service); BENCH_SAVED=0 skips it. */
+const savedOnly = process.env.BENCH_SAVED_ONLY === '1';
+const savedRun = process.env.BENCH_SAVED !== '0';
 const tableFixtures = fixtures.filter((fixture) => !fixtureFilter || fixtureFilter.some((word) => fixture.name.toLowerCase().startsWith(word)));
 
 /**
@@ -85,12 +90,13 @@ const format = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
 
 async function main() {
   if (reportOnly) return reportCell(tableFixtures);
-  printRouteJavascript(join(root, 'apps', 'web', '.next'));
+  if (!savedOnly) printRouteJavascript(join(root, 'apps', 'web', '.next'));
   const database = await resolveDatabase({ url: process.env.DATABASE_URL, dataDir: join(root, '.data', 'bench'), port: 54349 });
   const benchUrl = withDatabase(database.url, 'svc_bench');
   await ensureDatabase(withDatabase(database.url, 'postgres'), 'svc_bench');
   await migrate(benchUrl);
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
+  const secretsKey = await benchSecretsKey(join(root, '.data', 'bench', 'secrets.key'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = {
@@ -100,6 +106,7 @@ async function main() {
     SVC_PUBLIC_URL: baseUrl,
     SVC_DATA_DIR: dataDir,
     SVC_WARM_SANDBOXES: String(warmSandboxes),
+    SVC_SECRETS_KEY: secretsKey,
   };
   const service = await startService(env, baseUrl);
   try {
@@ -109,6 +116,19 @@ async function main() {
     await rm(dataDir, { recursive: true, force: true });
     await database.stop();
   }
+}
+
+/**
+ * The secrets key of the benchmark's service, kept beside its database: what the service sealed
+ * there in an earlier run (the provenance key of templated renders' data hashes) must open in
+ * the next, while each run's data directory is new.
+ */
+async function benchSecretsKey(file: string): Promise<string> {
+  const kept = await readFile(file, 'utf8').catch(() => null);
+  if (kept) return kept.trim();
+  const key = randomBytes(32).toString('base64');
+  await writeFile(file, key, { mode: 0o600 });
+  return key;
 }
 
 async function runCells(baseUrl: string, benchUrl: string, service: Service) {
@@ -130,6 +150,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   const coldKeys: string[] = [];
   for (let index = 0; index < coldAccounts; index++) coldKeys.push((await createAccount(ctx, { plan: 'scale', credits: 100_000 })).apiKey);
   await db.$disconnect();
+  if (savedOnly) return printTargets([], undefined, undefined, undefined, await savedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)));
 
   const traces: Trace[] = [];
   const viaService = serviceRenderer(baseUrl, apiKeys, traces);
@@ -187,6 +208,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
           cpu: () => cpuBreakdown(servicePids),
         })
       : undefined;
+  const saved = savedRun ? await savedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
   if (reportRun) await reportCell(tableFixtures);
   let memory: MemoryResult | undefined;
   if (memoryRenders > memoryCheckpoint) {
@@ -195,7 +217,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
     await service.restart();
     memory = await memoryCell(serviceRenderer(baseUrl, memoryKeys), service.pids);
   }
-  printTargets(cells, batch, large, memory);
+  printTargets(cells, batch, large, memory, saved);
 }
 
 /** One cell of the table: the four ways of rendering one fixture at one concurrency, with the CPU each part spent per render. */
@@ -233,7 +255,7 @@ function printCpuRatios(cells: CellResult[]) {
 }
 
 /** The performance targets, each with what this run measured and whether it is met. */
-function printTargets(cells: CellResult[], batch: BatchResult | undefined, large: LargeResult | undefined, memory: MemoryResult | undefined) {
+function printTargets(cells: CellResult[], batch: BatchResult | undefined, large: LargeResult | undefined, memory: MemoryResult | undefined, saved?: SavedResult) {
   const rows: [string, string, boolean][] = [];
   const cell = (prefix: string, concurrency: number) => cells.find((each) => each.fixture.startsWith(prefix) && each.concurrency === concurrency);
   const ratio = (value: number) => value.toFixed(2);
@@ -267,6 +289,11 @@ function printTargets(cells: CellResult[], batch: BatchResult | undefined, large
   if (batch) {
     rows.push(['200-row batch/singles >= 0.9', ratio(batch.batchOverSingles), batch.batchOverSingles >= 0.9]);
     rows.push(["singles' p50 while a batch drains <= 2x idle", ratio(batch.drainingOverIdle), batch.drainingOverIdle <= 2]);
+  }
+  if (saved) {
+    const extra = saved.webSavedMs - saved.webRawMs;
+    rows.push([`saved template's web CPU per render <= raw HTML's + ${savedTargets.webExtraMs} ms`, `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} ms`, extra <= savedTargets.webExtraMs]);
+    rows.push([`saved template's 1,000 batch rows / 1,000 raw singles >= ${savedTargets.batchOverSingles}`, ratio(saved.batchOverSingles), saved.batchOverSingles >= savedTargets.batchOverSingles]);
   }
   console.log('Targets, as measured in this run:');
   for (const [target, measured, met] of rows) console.log(`  ${met ? 'met    ' : 'not met'}  ${target}: ${measured}`);
