@@ -98,11 +98,18 @@ export async function admitRenderJob(tx: Tx, job: AdmittedRenderJob, metrics: Se
  * the creation checks answer, then 429 over the live limits. One round trip and one commit
  * where the checks in a statement of their own took two of each.
  */
-export async function admitRenderJobWithToken(ctx: ServiceContext, subject: string, run: RunStatement, job: AdmittedRenderJob & { id: string }): Promise<boolean> {
+export async function admitRenderJobWithToken(
+  ctx: ServiceContext,
+  subject: string,
+  run: RunStatement,
+  job: AdmittedRenderJob & { id: string },
+  /** A further condition of the admission (a saved template's version still selected); false admits nothing, as when no bucket paid. */
+  holds: Prisma.Sql = Prisma.sql`true`,
+): Promise<boolean> {
   const bound = ctx.config.maxRenderBacklog;
   return admitFromBucket(run, admissionOf(job, ctx.metrics), {
     expressions: creationChecks(subject, job.now, bound),
-    passed: Prisma.sql`(SELECT tokens >= 0 FROM token) AND (SELECT queued < ${bound} FROM backlog)`,
+    passed: Prisma.sql`(SELECT tokens >= 0 FROM token) AND (SELECT queued < ${bound} FROM backlog) AND ${holds}`,
     answers: Prisma.sql`(SELECT tokens FROM token)::float8 AS tokens, (SELECT queued FROM backlog) AS queued`,
     refuse: (row) => refuseCreation(ctx, subject, bound, row),
   });

@@ -13,7 +13,7 @@ import { defaultFilename, safeName } from './filename.ts';
 import { isTerminal, readRenderJob } from './render-job-store.ts';
 import { buildRenderSpec, isTemplateHtml, type RenderKind } from './render-spec.ts';
 import { requestFingerprint } from './request-fingerprint.ts';
-import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion } from '../templates/resolve-template-version.ts';
+import { confirmTemplateVersion, resolveTemplateVersion, type ResolvedTemplateVersion, templateVersionHeld } from '../templates/resolve-template-version.ts';
 
 export interface CreateRenderOptions {
   principal: Principal;
@@ -120,13 +120,14 @@ async function admit(
     now,
   };
   // the render_creation token (429) and the backlog (503) come first; the common case (no
-  // idempotency key, no saved version to confirm, a bucket that pays) asks them with the account
-  // lock and the admission, one transaction in one round trip; anything else takes the token
-  // apart and admits the general way below (a common admission that did not pay took the token
-  // and wrote nothing else)
+  // idempotency key, a saved version still selected, a bucket that pays) asks them with the
+  // account lock, the version's confirmation and the admission, one transaction in one round
+  // trip; anything else takes the token apart and admits the general way below (a common
+  // admission that did not pay, or whose version changed, took the token and wrote nothing else)
   const subject = principalSubject(principal);
-  if (!idempotencyKey && !saved) {
-    const admitted = await admitRenderJobWithToken(ctx, subject, (sql) => queryAfter(ctx.db, accountLock(principal.accountId), sql), job);
+  if (!idempotencyKey) {
+    const held = saved ? templateVersionHeld(saved) : undefined;
+    const admitted = await admitRenderJobWithToken(ctx, subject, (sql) => queryAfter(ctx.db, accountLock(principal.accountId), sql), job, held);
     if (admitted) return jobId;
   } else await takeRenderCreationToken(ctx, subject, now);
   return ctx.db.$transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import type { SizeVariant } from '@svc/contracts';
-import type { Tx } from '@svc/db';
+import { Prisma, queryRows, type Tx } from '@svc/db';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 
@@ -30,21 +30,36 @@ const missing = (field: 'template_id' | 'version') => new DomainError('template_
  * receive versions); an unknown version answers it on version.
  */
 export async function resolveTemplateVersion(ctx: ServiceContext, options: ResolveTemplateVersionOptions): Promise<ResolvedTemplateVersion> {
-  const template = await ctx.db.template.findFirst({ where: { id: options.templateId, accountId: options.accountId } });
-  if (!template || template.archivedAt) throw missing('template_id');
-  const number = options.version ?? template.latestVersion;
-  const version = await ctx.db.templateVersion.findUnique({ where: { templateId_version: { templateId: template.id, version: number } } });
-  if (!version) throw missing('version');
+  // the template and its selected version in one statement: every saved render asks this
+  const [row] = await queryRows<{ name: string | null; version: number; archived: boolean; source: string | null; schema: unknown; sizes: unknown }>(
+    ctx.db,
+    Prisma.sql`
+    SELECT t.name, coalesce(${options.version ?? null}::int, t.latest_version) AS version, t.archived_at IS NOT NULL AS archived, v.source, v.schema, v.sizes
+      FROM templates t
+      LEFT JOIN template_versions v ON v.template_id = t.id AND v.version = coalesce(${options.version ?? null}::int, t.latest_version)
+     WHERE t.id = ${options.templateId} AND t.account_id = ${options.accountId}`,
+  );
+  if (!row || row.archived) throw missing('template_id');
+  if (row.source === null) throw missing('version');
   return {
-    templateId: template.id,
-    templateName: template.name,
-    version: number,
+    templateId: options.templateId,
+    templateName: row.name,
+    version: row.version,
     selectedLatest: options.version === undefined,
-    source: version.source,
-    schema: version.schema ?? null,
-    sizes: version.sizes as unknown as SizeVariant[],
+    source: row.source,
+    schema: row.schema ?? null,
+    sizes: row.sizes as SizeVariant[],
   };
 }
+
+/**
+ * The selection still holds (confirmTemplateVersion's rule), as a condition of the statement
+ * that admits a render in one round trip (admitRenderJobWithToken), taking the same shared row
+ * lock; false (nothing admitted) sends the render the general way, which answers 409.
+ */
+export const templateVersionHeld = (resolved: ResolvedTemplateVersion) => Prisma.sql`
+    coalesce((SELECT archived_at IS NULL ${resolved.selectedLatest ? Prisma.sql`AND latest_version = ${resolved.version}` : Prisma.empty}
+                FROM templates WHERE id = ${resolved.templateId} FOR SHARE), false)`;
 
 /**
  * Inside the admission transaction: the selection must still hold. A version never changes,
