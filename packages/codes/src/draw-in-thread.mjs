@@ -37,8 +37,16 @@ let nextId = 1;
  */
 export function drawCodesInThread(requests, { timeoutMs }) {
   return new Promise((resolve, reject) => {
-    queue.push({ id: nextId++, requests, timeoutMs, drawings: [], resolve, reject });
-    pump();
+    const job = { id: nextId++, requests, timeoutMs, drawings: [], resolve, reject };
+    queue.push(job);
+    try {
+      pump();
+    } catch (error) {
+      // the thread could not even be created: nothing is left waiting for it
+      const waiting = queue.indexOf(job);
+      if (waiting !== -1) queue.splice(waiting, 1);
+      throw error;
+    }
   });
 }
 
