@@ -3,6 +3,7 @@
 // the rendered pixel size, no text outside its page, every page keeping its text.
 import { loadConfig, type ServiceContext, silentLogger } from '@svc/core';
 import { adaptSource } from '../../../packages/core/src/templates/adapt-template.ts';
+import { createMetrics } from '../../../packages/core/src/metrics/metrics.ts';
 import { systemClock } from '../../../packages/core/src/wiring/service-context.ts';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import sharp from 'sharp';
@@ -20,7 +21,7 @@ beforeAll(async () => {
   await engine.start();
   browser = await puppeteer.launch({ executablePath: process.env.SVC_CHROMIUM_PATH ?? '/usr/lib/chromium/chromium-headless-shell', args: ['--no-sandbox'] });
   // adapt without an account reads no database: the layout runs in a sandbox of its own
-  ctx = { config, clock: systemClock, logger: silentLogger, renderEngine: engine } as unknown as ServiceContext;
+  ctx = { config, clock: systemClock, logger: silentLogger, renderEngine: engine, metrics: createMetrics() } as unknown as ServiceContext;
 });
 
 afterAll(async () => {
