@@ -1,4 +1,4 @@
-import { type DbOrTx, Prisma } from '@svc/db';
+import { type DbOrTx, Prisma, queryRows } from '@svc/db';
 import { DomainError } from '../shared/errors.ts';
 
 export interface TokenBucket {
@@ -81,7 +81,9 @@ const bucketKey = (name: RateLimitName, subject: string) => `${name}:${subject}`
 
 /** One statement: refill by elapsed time, take `amount` (negative gives back, up to the burst), report what is left (negative: short). */
 async function change(db: DbOrTx, name: RateLimitName, subject: string, now: Date, amount: number, floor: number): Promise<number> {
-  const rows = await db.$queryRaw<{ tokens: number }[]>`${rateAmountChange(name, subject, now, amount, floor)}`;
+  // on the driver when the database client has one (queryRows): a template evaluation takes and
+  // refunds its account's budget on every saved render, a path where Prisma's own cost showed
+  const rows = await queryRows<{ tokens: number }>(db, rateAmountChange(name, subject, now, amount, floor));
   return rows[0]?.tokens ?? 0;
 }
 
