@@ -39,6 +39,6 @@ describe('codes', () => {
     const refused = await api('/v1/pdf', { method: 'POST', key: account.apiKey, body: { html: '<p>\n{{ ean | barcode("ean13") }}', data: { ean: '4006381333932' } } });
     const error = expectError(refused, 400, 'template_invalid_filter_input');
     expect(error.message).toBe('A template filter received a value it cannot use. The code cannot be drawn: value: wrong check digit 2: the EAN-13 check digit of these digits is 1.');
-    expect(error.details[0]).toMatchObject({ line: 2, column: 10 });
+    expect(error.details?.[0]).toMatchObject({ line: 2, column: 10 });
   }, 60_000);
 });
