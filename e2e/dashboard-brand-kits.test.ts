@@ -110,7 +110,7 @@ describe('brand kits', () => {
     await page.getByTestId('font-specimen').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(page, 'brand-kit-narrow');
-  });
+  }, 180_000); // a font's check and a logo's previews each run in the parsers' sandbox: slow on a busy machine
 
   it('shows the plan count and offers no new kit when the plan holds no more; bad colours answer with their code', async () => {
     const page = browser.page();
