@@ -167,10 +167,10 @@ describe('an element that cannot be drawn fails the render; its report names the
   }
 
   /** the element's path in page(): html, body, the padding div */
-  const first = 'html > body:nth-of-type(1) > div:nth-of-type(1) > svc-code:nth-of-type(1)';
+  const first = 'body > div:nth-child(1) > svc-code:nth-child(1)';
   test.each([
     [element('ean13', '4006381333932', ' id="price"'), '#price', 'value', 'wrong check digit 2: the EAN-13 check digit of these digits is 1'],
-    [`<p>${element('qr', 'ok')}${element('code128', 'Größe')}</p>`, 'html > body:nth-of-type(1) > div:nth-of-type(1) > p:nth-of-type(1) > svc-code:nth-of-type(2)', 'value', 'character U+00F6 at position 3 cannot be encoded in Code 128 (printable ASCII only)'],
+    [`<p>${element('qr', 'ok')}${element('code128', 'Größe')}</p>`, 'body > div:nth-child(1) > p:nth-child(1) > svc-code:nth-child(2)', 'value', 'character U+00F6 at position 3 cannot be encoded in Code 128 (printable ASCII only)'],
     [element('qr', 'x'.repeat(1300), ' ecc="H"'), first, 'value', 'is 1300 bytes, a QR code at error correction H holds at most 1273'],
     [element('aztec', 'x'), first, 'kind', 'must be one of qr, code128, ean13, upca, datamatrix, pdf417, swissqr, epc'],
     [element('qr', 'x', ' size="big"'), first, 'size', 'must be a length above 0 with unit px, mm, cm or in (40mm)'],

@@ -16,6 +16,7 @@ import type { CDPSession } from 'puppeteer-core';
 import { RenderError } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
 import { codeKinds, drawCodesInThread, type CodeKind, type CodeOptions, type DrawCodeInput } from '@svc/codes';
+import { SELECTOR_OF } from '../page/element-selector.ts';
 import { callIsolated } from '../page/isolated-world.ts';
 
 /** Elements drawn per render; a document with more fails. */
@@ -42,17 +43,8 @@ const ATTRIBUTES = ['kind', 'value', 'ecc', 'quiet-zone', 'size', 'height', 'hum
 /** Reads the elements' attributes (plain source, run in the isolated world). */
 const READ_CODES = `(({ limit, names }) => {
   const elements = [...document.getElementsByTagName('svc-code')];
-  // the report's selector, as fit-text.ts and the report's look write it
-  const selectorOf = (element) => {
-    if (element.id && document.querySelectorAll('#' + CSS.escape(element.id)).length === 1) return ('#' + CSS.escape(element.id)).slice(0, 1000);
-    const steps = [];
-    for (let node = element; node && node !== document.documentElement; node = node.parentElement) {
-      let position = 1;
-      for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (sibling.localName === node.localName) position += 1;
-      steps.unshift(node.localName + ':nth-of-type(' + position + ')');
-    }
-    return ['html', ...steps].join(' > ').slice(0, 1000);
-  };
+  // the report's way of naming an element (page/element-selector.ts)
+  const selectorOf = ${SELECTOR_OF};
   return {
     total: elements.length,
     codes: elements.slice(0, limit).map((element) => ({

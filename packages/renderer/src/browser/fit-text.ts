@@ -17,6 +17,7 @@
 import type { CDPSession } from 'puppeteer-core';
 import type { ReportProblem } from '@svc/contracts';
 import type { FindingsCollector } from '../report/findings-collector.ts';
+import { SELECTOR_OF } from '../page/element-selector.ts';
 import { callIsolated } from '../page/isolated-world.ts';
 
 /** Font size floor of data-svc-fit="shrink" without data-svc-fit-min, in CSS px. */
@@ -29,16 +30,7 @@ const SHRINK_STEPS = 14;
 export const FIT_TEXT = `(({ defaultMin, maxElements, shrinkSteps }) => {
   const problems = [];
   const overflows = (element) => element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight;
-  const selectorOf = (element) => {
-    if (element.id && document.querySelectorAll('#' + CSS.escape(element.id)).length === 1) return ('#' + CSS.escape(element.id)).slice(0, 1000);
-    const steps = [];
-    for (let node = element; node && node !== document.documentElement; node = node.parentElement) {
-      let position = 1;
-      for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) if (sibling.localName === node.localName) position += 1;
-      steps.unshift(node.localName + ':nth-of-type(' + position + ')');
-    }
-    return ['html', ...steps].join(' > ').slice(0, 1000);
-  };
+  const selectorOf = ${SELECTOR_OF};
   const minimumOf = (element) => {
     const written = element.getAttribute('data-svc-fit-min');
     if (written === null) return defaultMin;

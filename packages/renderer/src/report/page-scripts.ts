@@ -4,6 +4,8 @@
 // canvas/select-canvas-pages.ts). Each is a function expression the caller applies to a JSON
 // argument. Every loop is bounded, so a long document costs a bounded amount.
 
+import { SELECTOR_OF } from '../page/element-selector.ts';
+
 /** Scripts whose text a document's own face rarely draws: each has a Noto fallback of its own. */
 const SCRIPTS = [
   'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Syriac', 'Thaana', 'Devanagari', 'Bengali', 'Gurmukhi',
@@ -13,18 +15,7 @@ const SCRIPTS = [
 
 /** Shared helpers: a selector for an element, a quote of text cut to size, the scripts of a text. */
 const HELPERS = `
-  const selectorOf = (element) => {
-    const parts = [];
-    for (let node = element; node && node.nodeType === 1; node = node.parentElement) {
-      if (node.id && document.getElementById(node.id) === node) { parts.unshift('#' + CSS.escape(node.id)); break; }
-      const parent = node.parentElement;
-      if (!parent || node === document.body) { parts.unshift(node.localName); break; }
-      let index = 1;
-      for (let sibling = node.previousElementSibling; sibling; sibling = sibling.previousElementSibling) index++;
-      parts.unshift(node.localName + ':nth-child(' + index + ')');
-    }
-    return parts.join(' > ').slice(0, 1000);
-  };
+  const selectorOf = ${SELECTOR_OF};
   const quote = (text) => {
     const flat = String(text).replace(/\\s+/g, ' ').trim();
     if (flat.length <= options.quoteChars) return flat;
