@@ -1,8 +1,8 @@
 // Headers and footers from the document's own CSS (page-margin boxes), the margin rule between
 // the request and the document's @page, and bookmarks from headings on request.
+import { brandyFaceTtf } from './support/renamed-font.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -91,17 +91,7 @@ test("the request's page size wins over an @page size, and the page boxes stay e
 });
 
 test('a margin box set in a WOFF2 web font embeds that face', async () => {
-  // DejaVu Sans Mono renamed (same lengths, so the tables keep their layout): nothing on the system has this name
-  const ttf = Buffer.from(await readFile('/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf'));
-  for (const [from, to] of [
-    ['DejaVu Sans', 'Brandy Face'],
-    ['DejaVuSans', 'BrandyFace'],
-  ] as const) {
-    for (const encode of [(text: string) => Buffer.from(text, 'latin1'), (text: string) => Buffer.from(text, 'utf16le').swap16()]) {
-      const needle = encode(from);
-      for (let at = ttf.indexOf(needle); at !== -1; at = ttf.indexOf(needle, at + 1)) encode(to).copy(ttf, at);
-    }
-  }
+  const ttf = await brandyFaceTtf();
   const woff2 = Buffer.from(await compress(ttf)).toString('base64');
   const html = `<style>
     @font-face { font-family: "Brand Web"; src: url(data:font/woff2;base64,${woff2}) format("woff2") }

@@ -1,6 +1,7 @@
 // The render report's fonts list names the faces the page-margin boxes drew: the printer draws
 // them from the document's @page rules, they are no elements, so the faces are read from the
 // printed file. A document without margin boxes lists what its elements drew, as before.
+import { brandyFaceTtf } from './support/renamed-font.ts';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -19,23 +20,8 @@ let renderer: Renderer;
 let brandTtf: Buffer;
 let brandWoff2: Buffer;
 
-/** DejaVu Sans Mono renamed "Brandy Face Mono" (same lengths, so the tables keep their layout): no installed face has the name. */
-async function brandFace(): Promise<Buffer> {
-  const ttf = Buffer.from(await readFile('/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf'));
-  for (const [from, to] of [
-    ['DejaVu Sans', 'Brandy Face'],
-    ['DejaVuSans', 'BrandyFace'],
-  ] as const) {
-    for (const encode of [(text: string) => Buffer.from(text, 'latin1'), (text: string) => Buffer.from(text, 'utf16le').swap16()]) {
-      const needle = encode(from);
-      for (let at = ttf.indexOf(needle); at !== -1; at = ttf.indexOf(needle, at + 1)) encode(to).copy(ttf, at);
-    }
-  }
-  return ttf;
-}
-
 beforeAll(async () => {
-  brandTtf = await brandFace();
+  brandTtf = await brandyFaceTtf();
   brandWoff2 = Buffer.from(await compress(brandTtf));
   renderer = await Renderer.start({ concurrency: 2 });
 });
