@@ -88,7 +88,7 @@ export class Renderer implements RenderEngine {
     try {
       const printed = await this.#pool.inSandbox(
         {
-          ...this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, scale: input.pdf.scale ?? 1, fonts: 'printed' }),
+          ...this.#renderWork(input, input.viewport, found, { pageWidth: printableWidthPx(input.pdf, geometry), fitRoot: true, scale: input.pdf.scale ?? 1, fonts: 'printed', headerFooter: input.pdf.display_header_footer === true }),
           question: beforePrint,
         },
         (page, session, answered) => found.time('capture_ms', () => capturePdf(page, session, input.pdf, geometry, input.pages, answered)),

@@ -95,3 +95,17 @@ test('a document without margin boxes lists exactly the faces its elements drew'
   const image = await renderer.renderImage({ html, image: { format: 'png', width: 640, height: 480 }, javascript: 'disabled' });
   expect(image.findings.fonts.map((font) => font.face).sort()).toEqual(output.findings.fonts.map((font) => font.face).sort());
 });
+
+test("a face used only in the PDF's header template is listed as well", async () => {
+  const header = '<div style="font-family: \'DejaVu Sans Mono\'; font-size: 10px; width: 100%; text-align: center">Quarterly report</div>';
+  const output = await renderer.renderPdf({
+    html: `<style>${brandFontFace()} body { font-family: "Brand Web" } @page { margin: 20mm }</style>${pages}`,
+    pdf: { format: 'A4', display_header_footer: true, header_template: header, footer_template: '<span></span>' },
+    viewport,
+    javascript: 'disabled',
+  });
+  expect(execFileSync('pdftotext', ['-l', '1', '-', '-'], { input: output.bytes }).toString()).toContain('Quarterly report');
+  expect(pdffontsLine(output, 'DejaVuSansMono')).toBeDefined();
+  expect(output.findings.fonts.map((font) => font.face).sort()).toEqual(['BrandyFaceMono', 'DejaVuSansMono']);
+});
+

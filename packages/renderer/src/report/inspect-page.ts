@@ -29,6 +29,11 @@ export interface PageInspection {
    * file: asking the page costs a fast render more than everything else in the look.
    */
   fonts: 'page' | 'printed';
+  /**
+   * A PDF printed with its header and footer templates: they draw text outside the page's
+   * elements, as page-margin boxes do, so the printed file says which faces drew it.
+   */
+  headerFooter?: boolean;
 }
 
 /** One element per distinct font style of the page's text, and how much text it stands for. */
@@ -183,7 +188,7 @@ async function addProblems(
   }
 
   const scale = count(layout.sampledChars) > 0 ? count(seen.textChars) / count(layout.sampledChars) : 1;
-  return { samples: layout.samples, scale, webFonts: count(seen.webFonts) > 0, marginBoxes: layout.marginBoxes === true };
+  return { samples: layout.samples, scale, webFonts: count(seen.webFonts) > 0, marginBoxes: layout.marginBoxes === true || inspection.headerFooter === true };
 }
 
 /** Characters that draw nothing by themselves (spaces, controls, format and variation characters) are never missing. */
