@@ -199,6 +199,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   if (cpuSplits.length > 0) console.log(`CPU per render of the service cells (ms):\n  ${cpuSplits.join('\n  ')}`);
   if (cells.length > 0) printCpuRatios(cells);
   const batch = process.env.BENCH_BATCH !== '0' ? await batchCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
+  const saved = savedRun ? await savedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
   const large =
     process.env.BENCH_LARGE !== '0'
       ? await largeCell({
@@ -208,7 +209,6 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
           cpu: () => cpuBreakdown(servicePids),
         })
       : undefined;
-  const saved = savedRun ? await savedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
   if (reportRun) await reportCell(tableFixtures);
   let memory: MemoryResult | undefined;
   if (memoryRenders > memoryCheckpoint) {
