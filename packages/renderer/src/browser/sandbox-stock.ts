@@ -123,7 +123,7 @@ export class SandboxStock {
     stocked.jobs += 1;
     let kept = false;
     if (succeeded && !this.#closed && instance.alive && !instance.retiring && this.#warm.mayServeAgain(stocked, performance.now())) {
-      const resetting = withDeadline(sandbox.reset().catch(() => false), RESET_MS, () => false);
+      const resetting = trueInTime(sandbox.reset(), RESET_MS);
       this.#resetting.set(tenant, resetting);
       try {
         const reset = await resetting;
@@ -137,7 +137,7 @@ export class SandboxStock {
         if (this.#resetting.get(tenant) === resetting) this.#resetting.delete(tenant);
       }
     }
-    if (!succeeded && instance.alive && !(await withDeadline(sandbox.halt().catch(() => false), HALT_MS, () => false))) {
+    if (!succeeded && instance.alive && !(await trueInTime(sandbox.halt(), HALT_MS))) {
       this.#options.logger.warn('page script did not stop', { pid: instance.pid, waitedMs: HALT_MS });
     }
     if (!kept) {
@@ -195,7 +195,7 @@ export class SandboxStock {
   #tidyLater(stocked: StockedSandbox): void {
     stocked.tidying = undefined;
     stocked.tidyTimer = setTimeout(() => {
-      stocked.tidying = withDeadline(stocked.sandbox.tidy().catch(() => false), RESET_MS, () => false).then((tidied) => {
+      stocked.tidying = trueInTime(stocked.sandbox.tidy(), RESET_MS).then((tidied) => {
         if (!tidied && this.#warm.removeWhere((candidate) => candidate === stocked).length > 0) {
           this.#options.logger.info('sandbox discarded', { pid: stocked.instance.pid, reason: 'it could not be tidied' });
           void this.#dispose(stocked);
@@ -231,7 +231,7 @@ export class SandboxStock {
 
   async #closeContext(sandbox: Sandbox, instance: BrowserInstance): Promise<void> {
     if (!instance.alive) return;
-    const closed = await withDeadline(sandbox.context.close().then(() => true, () => false), CONTEXT_CLOSE_MS, () => false);
+    const closed = await trueInTime(sandbox.context.close().then(() => true), CONTEXT_CLOSE_MS);
     // a context that cannot be closed may still hold a runaway page: replace the whole browser
     if (!closed && instance.alive) {
       this.#options.logger.warn('browser context did not close', { pid: instance.pid, waitedMs: CONTEXT_CLOSE_MS });
@@ -240,13 +240,18 @@ export class SandboxStock {
   }
 }
 
+/** Whether the step answered true within ms: a throw or a late answer counts as false. */
+function trueInTime(step: Promise<boolean>, ms: number): Promise<boolean> {
+  return withDeadline(step.catch(() => false), ms, () => false);
+}
+
 function usable({ instance }: StockedSandbox): boolean {
   return instance.alive && !instance.retiring;
 }
 
 /** One protocol round trip: a spare made ready earlier is only as good as its browser. */
 function answers(instance: BrowserInstance): Promise<boolean> {
-  return withDeadline(instance.browser.version().then(() => true, () => false), LIVENESS_MS, () => false);
+  return trueInTime(instance.browser.version().then(() => true), LIVENESS_MS);
 }
 
 /** Idle warm sandboxes: a bounded LRU keyed by account, several per account when it runs jobs in parallel. */
