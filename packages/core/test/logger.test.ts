@@ -31,6 +31,11 @@ logger.info('request', {
   archive: 'GET http://localhost:3000/v1/batches/archive/${archive}?again=${archive}',
   operator: 'Bearer svc_op_v1_${'ab'.repeat(32)}',
 });
+logger.info('escaped', {
+  path: '/v1/downloads/${download.replaceAll('.', '%2E')}',
+  key: '/v1/me?k=svc%5Fsk%5Fv1%5F0123%34567%2538',
+  plain: 'a%20note%20with%20no%20secret',
+});
 `;
 
 function logLines(env: Record<string, string> = {}): string[] {
@@ -77,6 +82,18 @@ describe('the log', () => {
       path: `/v1/downloads/pdf_${'0a'.repeat(16)}.1767225600.[redacted]`,
       archive: `GET http://localhost:3000/v1/batches/archive/batch_${'1b'.repeat(16)}.1767225600.[redacted]?again=batch_${'1b'.repeat(16)}.1767225600.[redacted]`,
       operator: `Bearer svc_op_v1_[redacted:${fingerprint(`svc_op_v1_${'ab'.repeat(32)}`)}]`,
+    });
+  });
+
+  it('writes secrets and signed links sent percent-encoded the same way, decoded', () => {
+    const lines = logLines();
+    const text = lines.join('\n');
+    for (const secret of [downloadSignature, '01234567', '0123%34567']) expect(text).not.toContain(secret);
+    expect(JSON.parse(lines[4]!)).toMatchObject({
+      path: `/v1/downloads/pdf_${'0a'.repeat(16)}.1767225600.[redacted]`,
+      // the fingerprint is the decoded key's, as the database's verifier is
+      key: `/v1/me?k=svc_sk_v1_[redacted:${fingerprint('svc_sk_v1_012345678')}]`,
+      plain: 'a%20note%20with%20no%20secret',
     });
   });
 

@@ -54,10 +54,33 @@ const urlPassword = /(\/\/[^:/@\s]+:)[^@\s/]+@/g;
  * link without its signature, and URL passwords removed. Every line of the log passes here.
  */
 export function redactSecrets(text: string): string {
+  return redactPlain(text.includes('%') ? text.replace(percentEncodedRun, redactEncoded) : text);
+}
+
+function redactPlain(text: string): string {
   return text
     .replace(issuedSecret, (secret, prefix: string) => `${prefix}[redacted:${createHash('sha256').update(secret).digest('hex').slice(0, 8)}]`)
     .replace(signedLinkToken, '$1[redacted]')
     .replace(urlPassword, '$1[redacted]@');
+}
+
+// A run of URL characters holding at least one percent escape: a client may send a key or a link
+// token with any of its characters escaped (%5F for "_", %2E for "."), which routers decode and
+// accept, so the log line must not keep it whole either.
+const percentEncodedRun = /(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}(?:[A-Za-z0-9._~-]|%[0-9A-Fa-f]{2})*/g;
+
+/** An escaped run decoded (up to three times, for escapes of escapes) and redacted, when it hides a secret; else as it was. */
+function redactEncoded(run: string): string {
+  let decoded = run;
+  for (let round = 0; round < 3 && /%[0-9A-Fa-f]{2}/.test(decoded); round += 1) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  const redacted = redactPlain(decoded);
+  return redacted === decoded ? run : redacted;
 }
 
 function redactValue(value: unknown, depth = 0): unknown {
