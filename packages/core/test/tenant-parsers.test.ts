@@ -64,6 +64,10 @@ function expectSandboxed(pid: number) {
   // of the checkout, at most the store directories of sharp's own packages (the image decoder's)
   missing('cat', [join(process.cwd(), 'package.json')]);
   missing('ls', [join(process.cwd(), 'packages')]);
+  // the only place it may write is its own /tmp: a tmpfs of a bounded size, not the machine's memory
+  const [type, blocks, blockSize] = inViewOf(pid, 'stat', ['-f', '-c', '%T %b %S', '/tmp']).trim().split(' ');
+  expect(type).toBe('tmpfs');
+  expect(Number(blocks) * Number(blockSize)).toBeLessThanOrEqual(128 * 1024 * 1024);
 }
 
 /** A PDF whose one page draws a 2000 x 2000 image five times: poppler takes a moment over it. */

@@ -29,7 +29,15 @@ export interface SandboxSpec {
    * is decided by the browser's own layers (proxy, resolver rules, request interception).
    */
   network: 'none' | 'shared';
+  /**
+   * The size of the sandbox's own /tmp, a tmpfs: memory whatever is written there pins, so a
+   * program gone rogue cannot fill the machine's. defaultTmpBytes when not given.
+   */
+  tmpBytes?: number;
 }
+
+/** A sandbox's /tmp unless its spec says otherwise: more than any parser of tenant bytes writes there. */
+export const defaultTmpBytes = 64 * 1024 * 1024;
 
 export interface ReadOnlyMount {
   source: string;
@@ -77,7 +85,7 @@ function bwrapArguments(spec: SandboxSpec): string[] {
     // a /proc of the sandbox's own PID namespace: no other process's environ or memory is there
     '--proc', '/proc',
     '--dev', '/dev',
-    '--tmpfs', '/tmp',
+    '--size', String(spec.tmpBytes ?? defaultTmpBytes), '--tmpfs', '/tmp',
     ...(spec.readOnly ?? []).flatMap((mount) => (typeof mount === 'string' ? ['--ro-bind', mount, mount] : ['--ro-bind', mount.source, mount.target])),
     ...(spec.writable ?? []).flatMap((path) => ['--bind', path, path]),
     '--unshare-user', '--unshare-ipc', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try',

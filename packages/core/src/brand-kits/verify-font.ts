@@ -1,9 +1,8 @@
 // Validation of uploaded brand fonts (the contract's brand kit routes): WOFF2 only, checked and sanitised by the OpenType
 // Sanitizer (ots-sanitize, Debian package opentype-sanitizer: the same checks Chromium runs on
 // web fonts, so a font that passes here loads in the renderer), then its glyphs counted with fontkit.
-import { join } from 'node:path';
 import { hasUnsafeText } from '@svc/contracts';
-import { ParserFailedError, readSandboxFile, runSandboxed, withSandboxDir, writeSandboxFile } from '@svc/sandbox';
+import { ParserFailedError, runSandboxed } from '@svc/sandbox';
 import { DomainError } from '../shared/errors.ts';
 
 /**
@@ -18,6 +17,8 @@ export const fontSanitizeTimeoutMs = 10_000;
 export const otsSanitizeBinary = '/usr/bin/ots-sanitize';
 /** A sanitised font is an uncompressed sfnt: a few times its WOFF2 (at most 10 MiB) at most. */
 const maxSanitisedBytes = 64 * 1024 * 1024;
+/** The sandbox's /tmp while it sanitises: the upload (at most 10 MiB) and the largest output allowed. */
+const sanitiseTmpBytes = 10 * 1024 * 1024 + maxSanitisedBytes + 1024 * 1024;
 
 export interface VerifiedFont {
   /** The family name from the font's name table, or null when it names none. */
@@ -64,30 +65,22 @@ export async function verifyFont(bytes: Uint8Array, options: VerifyFontOptions =
 
 /**
  * Runs ots-sanitize in the sandbox (@svc/sandbox: an unprivileged account, no network, no view
- * of the service's files, the seccomp filter, an environment of its own) on a copy of the font
- * in a directory of the sandbox's own; its output is read back from there without following
- * links. Any refusal, crash or timeout is a refusal.
+ * of the service's files, the seccomp filter, an environment of its own). The font goes in on
+ * standard input and the sanitised font comes out on standard output; in between both files
+ * live in the sandbox's own /tmp, a tmpfs of a fixed size, so nothing the sanitiser writes
+ * reaches the service's disk or grows past that size. Any refusal, crash or timeout is a refusal.
  */
 async function sanitise(input: Buffer, timeoutMs: number): Promise<Buffer> {
-  return withSandboxDir(async (dir) => {
-    const source = await writeSandboxFile(dir, 'input.woff2', input);
-    const output = join(dir, 'output.ttf');
-    const passed = await runSandboxed({
-      command: otsSanitizeBinary,
-      args: [source, output],
-      writable: [dir],
-      timeoutMs,
-      maxOutputBytes: 64 * 1024,
-    }).then(
-      () => true,
-      (error: unknown) => {
-        if (error instanceof ParserFailedError) return false;
-        throw error;
-      },
-    );
-    if (!passed) throw tablesInvalid();
-    return await readSandboxFile(output, maxSanitisedBytes).catch(() => {
-      throw tablesInvalid();
-    });
+  return await runSandboxed({
+    command: '/bin/sh',
+    // ots-sanitize's own messages go to standard error: standard output carries the font alone
+    args: ['-c', `cat > /tmp/input.woff2 && ${otsSanitizeBinary} /tmp/input.woff2 /tmp/output.ttf >&2 && exec cat /tmp/output.ttf`],
+    input,
+    tmpBytes: sanitiseTmpBytes,
+    timeoutMs,
+    maxOutputBytes: maxSanitisedBytes,
+  }).catch((error: unknown) => {
+    if (error instanceof ParserFailedError) throw tablesInvalid();
+    throw error;
   });
 }

@@ -52,6 +52,8 @@ export async function makeBrowserDirs(account: SystemAccount | null): Promise<Br
 const PASSED_THROUGH = ['TZ', 'LANG', 'LC_ALL', 'FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'FONTCONFIG_SYSROOT'] as const;
 /** Those of them that name files, which the sandbox must then show. */
 const FONTCONFIG_PATHS = ['FONTCONFIG_FILE', 'FONTCONFIG_PATH', 'FONTCONFIG_SYSROOT'] as const;
+/** The browser's /tmp (its TMPDIR is in the profile): room for what Chromium or a library writes there regardless. */
+const browserTmpBytes = 256 * 1024 * 1024;
 
 /** The browser's whole environment: its own home and temp dirs, the locale, time zone and fonts, nothing else. */
 export function browserEnvironment(dirs: BrowserDirs, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
@@ -92,7 +94,7 @@ export function accountLaunchOptions(options: { executablePath: string; flags: s
   const env = browserEnvironment(options.dirs);
   const fontconfig = FONTCONFIG_PATHS.map((name) => env[name]).filter((path): path is string => !!path && existsSync(path));
   const command = sandboxedCommand(
-    { command: options.executablePath, args: chromiumArgs, readOnly: [...ownDirectory, ...fontconfig], writable: [options.dirs.userDataDir], network: 'shared' },
+    { command: options.executablePath, args: chromiumArgs, readOnly: [...ownDirectory, ...fontconfig], writable: [options.dirs.userDataDir], network: 'shared', tmpBytes: browserTmpBytes },
     options.launcher ?? sandboxLauncher(),
   );
   return {
