@@ -22,6 +22,7 @@ const unit = [
   'packages/core/test/sealed-secrets.test.ts',
   'packages/core/test/probe-endpoints.test.ts',
   'packages/core/test/logger.test.ts',
+  'packages/core/test/upload-sandbox.test.ts',
   'packages/core/test/import-layers.test.ts',
   'apps/web/test/**/*.test.ts',
   'packages/sdk/test/generated-types.test.ts',

@@ -209,6 +209,9 @@ if (isMain) {
     logger,
   });
   logger.info('web listening', { port });
+  const { missingUploadSandbox } = await import('@svc/core');
+  const noSandbox = missingUploadSandbox();
+  if (noSandbox) logger.error('image and font uploads answer 503 overloaded: this machine has no sandbox to check them in', { reason: noSandbox });
   reportReady();
   // one heartbeat a minute: the public uptime and status read them
   const stopHeartbeat = startHeartbeat(serviceContext(), 'web');

@@ -41,6 +41,7 @@ export { resetMonthlyCredits } from './credits/reset-monthly-credits.ts';
 export { mintDownloadLink } from './downloads/mint-download-link.ts';
 export { openDownload } from './downloads/open-download.ts';
 export { warnIfEgressAllowlisted } from './egress/allowlist-warning.ts';
+export { missingUploadSandbox } from './shared/upload-sandbox.ts';
 export { cancelBatch } from './groups/cancel-batch.ts';
 export { createBatch } from './groups/create-batch.ts';
 export { createCarousel } from './groups/create-carousel.ts';

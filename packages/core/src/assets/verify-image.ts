@@ -2,6 +2,7 @@
 // run it, and each maps the reason of a refusal to its own error code. The rules are applied
 // here; the bytes are decoded by libvips in the sandbox (decode-image-sandboxed.ts), never in
 // the web process.
+import { refuseWithoutSandbox } from '../shared/upload-sandbox.ts';
 import { type ImageDecoder, openImageDecoder } from './decode-image-sandboxed.ts';
 
 export const imageMediaTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
@@ -92,7 +93,7 @@ export async function verifyImage(bytes: Uint8Array, declared: string | null): P
   if (declared !== null && !isImageMediaType(declared)) return refuse('type_unsupported');
   const sniffed = sniffImageType(bytes);
   const input = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const decoder = await openImageDecoder(input, imageLimits.maxPixels);
+  const decoder = await openImageDecoder(input, imageLimits.maxPixels).catch(refuseWithoutSandbox);
   try {
     const verdict = await judge(decoder, bytes, declared, sniffed);
     return verdict ?? { ok: false, refusal: 'corrupt' };

@@ -4,6 +4,7 @@
 import { hasUnsafeText } from '@svc/contracts';
 import { ParserFailedError, runSandboxed } from '@svc/sandbox';
 import { DomainError } from '../shared/errors.ts';
+import { refuseWithoutSandbox } from '../shared/upload-sandbox.ts';
 
 /**
  * Glyphs a brand font may hold. The format allows 65,535; 20,000 covers every Latin, Greek,
@@ -81,6 +82,6 @@ async function sanitise(input: Buffer, timeoutMs: number): Promise<Buffer> {
     maxOutputBytes: maxSanitisedBytes,
   }).catch((error: unknown) => {
     if (error instanceof ParserFailedError) throw tablesInvalid();
-    throw error;
+    return refuseWithoutSandbox(error);
   });
 }
