@@ -145,3 +145,31 @@ describe('template saves', () => {
     expect(await env.database.db.creditLedgerEntry.count({ where: { accountId: account.accountId } })).toBe(0);
   }, 180_000);
 });
+
+describe('unbilled renders', () => {
+  const adapt = (apiKey: string) => env.call('/v1/templates/adapt', { method: 'POST', key: apiKey, body: { source: canvas, sizes: [{ width: 400, height: 200 }] } });
+  const tokensOf = async (bucket: string) =>
+    (await env.database.db.$queryRaw<{ tokens: number }[]>`SELECT tokens::float8 AS tokens FROM rate_limit_buckets WHERE key = ${bucket}`)[0]?.tokens ?? null;
+
+  it("stop for the day once the account's two thousand are spent, whatever the minute's budget holds, and a refusal takes nothing", async () => {
+    const account = await env.newAccount({ plan: 'free', credits: 10 });
+    const daily = `unbilled_render_daily:${account.accountId}`;
+    const minute = `unbilled_render:${account.accountId}`;
+    const first = await adapt(account.apiKey);
+    expect(first.status, first.text.slice(0, 300)).toBe(200);
+    expect(await tokensOf(daily)).toBeCloseTo(1_999, 0);
+
+    // the day's renders spent: the minute's budget still holds seven, yet a layout is refused
+    await env.database.db.$executeRaw`UPDATE rate_limit_buckets SET tokens = 0.5, updated_at = now() WHERE key = ${daily}`;
+    const minuteBefore = await tokensOf(minute);
+    const before = await scrapeWorker();
+    const refused = await adapt(account.apiKey);
+    expect([refused.status, refused.body.error?.code]).toEqual([429, 'rate_limited']);
+    // the next of the day's renders comes back in about 22 s (one every 43.2 s, half of one held)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(20);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(moved(before, await scrapeWorker(), 'svc_adapt_sizes_total')).toBe(0);
+    // the minute's token it took is given back (give or take what refilled meanwhile)
+    expect(await tokensOf(minute)).toBeGreaterThanOrEqual(minuteBefore!);
+  }, 120_000);
+});

@@ -116,7 +116,8 @@ export const adaptTemplateOperation = defineOperation({
     'Entries carry an adapted source, or error resize_source_unsupported (no valid svc-canvas meta, or the source loads ' +
     'something the sandbox refuses) or resize_no_layout (no canvas page and no positioned element). The same request ' +
     'always answers the same sources. Past the time limit (10 s by default) or above 20,000 elements: 504 resize_timeout. ' +
-    'Uses the preview rate limit.',
+    'Uses the preview rate limit; a canvas layout also takes one of the account\'s unbilled renders (8 at once, then one every ' +
+    '2 s, at most 2,000 a day; 429 rate_limited with Retry-After).',
   auth: 'bearer',
   body: { schema: TemplateAdaptRequest, maxBytes: templateAdaptBodyLimit },
   responses: { 200: { description: 'One entry per requested size, in order', schema: TemplateAdaptResponse } },

@@ -16,6 +16,8 @@ export const rateLimits = {
   template_preview: { rate: 4, burst: 20 },
   /** Unbilled renders per account (version comparisons, adapt layouts): eight at once, then one every two seconds. */
   unbilled_render: { rate: 1 / 2, burst: 8 },
+  /** Unbilled renders per account per day, whatever the minute rate allows: two thousand (a thousand comparisons). */
+  unbilled_render_daily: { rate: 2_000 / 86_400, burst: 2_000 },
   /** Seconds of sandbox work evaluating templates per account: five held, half a second back per second (evaluation-budget.ts). */
   template_evaluation: { rate: 1 / 2, burst: 5 },
   /** Image uploads per principal: five per second, idle burst of twenty-five (the spec names no figure). */

@@ -1,12 +1,12 @@
 // The admission rule of work the service renders for an account without a credit: a version
 // comparison's two images and a dashboard or API adapt layout. Nothing pays for that work, so
-// what bounds it is this rule, the same for every kind: a per-account budget of unbilled
-// renders (429 rate_limited), no more than half the service backlog (503 overloaded), and, for
-// jobs through the render queue, the account's and key's live-job limits counted together with
+// what bounds it is this rule, the same for every kind: the account's unbilled renders per
+// minute and per day (429 rate_limited), no more than half the service backlog (503
+// overloaded), and, for jobs through the render queue, the account's and key's live-job limits counted together with
 // its billed renders (429 account_concurrency_limited, key_concurrency_limited). Admitted jobs
 // are bulk work: they wait behind every customer's single render for a worker and a browser.
 import type { Tx } from '@svc/db';
-import { takeRateAmount } from '../limits/rate-limit.ts';
+import { takeUnbilledRenderTokens, type UnbilledRenderBudget } from '../limits/unbilled-renders.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { lockAccountAdmissions, refuseWhenOverloaded } from './admit-render-job.ts';
 import { liveCountsFor, liveJobs, liveLimitRefusal, refuseOverLiveLimits } from './render-job-store.ts';
@@ -14,18 +14,12 @@ import { liveCountsFor, liveJobs, liveLimitRefusal, refuseOverLiveLimits } from 
 /** Unbilled jobs an account holds live at once (a comparison renders its two images one after the other). */
 export const unbilledConcurrency = 4;
 
-export interface UnbilledRenderBudget {
-  accountId: string;
-  /** renders the call will make (a comparison two); all are taken at once, or none */
-  renders: number;
-}
-
 /**
- * Before any work of the call: the account's unbilled_render tokens (429), then room in half
- * the backlog (503), so unbilled work can never be what turns paying renders away.
+ * Before any work of the call: the account's unbilled renders (429), then room in half the
+ * backlog (503), so unbilled work can never be what turns paying renders away.
  */
 export async function takeUnbilledRenders(ctx: ServiceContext, budget: UnbilledRenderBudget): Promise<void> {
-  await takeRateAmount(ctx.db, 'unbilled_render', budget.accountId, ctx.clock(), budget.renders);
+  await takeUnbilledRenderTokens(ctx, budget);
   await refuseWhenOverloaded(ctx, unbilledBacklog(ctx));
 }
 

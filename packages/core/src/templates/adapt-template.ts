@@ -1,6 +1,6 @@
 import type { adaptErrorCodes, CanvasLayout, TemplateAdaptRequest } from '@svc/contracts';
 import type { Principal } from '../auth/principal.ts';
-import { takeRateAmount } from '../limits/rate-limit.ts';
+import { takeUnbilledRenderTokens } from '../limits/unbilled-renders.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
 import { adaptInBrowser } from './adapt-in-browser.ts';
@@ -29,7 +29,7 @@ export async function adaptTemplate(ctx: ServiceContext, { principal, request }:
     throw new DomainError('template_source_limit', { details: [{ field: 'source', reason: 'Use a shorter value.' }] });
   }
   // a canvas is laid out in a worker's browser, for no credit: one unbilled render of the account
-  if (readCanvas(request.source).kind === 'canvas') await takeRateAmount(ctx.db, 'unbilled_render', principal.accountId, ctx.clock(), 1);
+  if (readCanvas(request.source).kind === 'canvas') await takeUnbilledRenderTokens(ctx, { accountId: principal.accountId, renders: 1 });
   return adaptSource(ctx, request.source, request.sizes, principal.accountId);
 }
 
