@@ -176,10 +176,14 @@ describe('account', () => {
 
   it('adds an email address, confirmed by the emailed link in the same browser', async () => {
     const page = browser.page();
-    await signIn(page, { plan: 'free', credits: 0 });
+    const account = await signIn(page, { plan: 'free', credits: 0 });
     await page.goto('/dashboard/account');
     await expectAccessible(page);
     await screenshot(page, 'account');
+    // the key its files' data hashes are made with, as GET /v1/me gives it
+    const me = await api('/v1/me', { key: account.apiKey });
+    expect(me.body.provenance_key).toMatch(/^[0-9a-f]{64}$/);
+    expect(await page.getByTestId('provenance-key').textContent()).toBe(me.body.provenance_key);
     const email = `identity-${randomUUID()}@example.com`;
     await page.getByRole('textbox', { name: 'Email address' }).fill(email);
     await page.getByRole('button', { name: 'Send confirmation link' }).click();

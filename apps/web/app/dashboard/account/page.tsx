@@ -1,4 +1,4 @@
-import { freeMonthlyCredits, planTerms, showAccount } from '@svc/core';
+import { freeMonthlyCredits, planTerms, showMe } from '@svc/core';
 import { MonthlyCredits, monthlyAllowance } from '../../../src/dashboard/monthly-credits.tsx';
 import { signInLinkCommand } from '../../../src/dashboard/paths.ts';
 import { requireSession } from '../../../src/dashboard/session.ts';
@@ -15,7 +15,7 @@ export const metadata = { title: 'Account' };
 
 export default async function Account({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { ctx, accountId, csrfToken } = await requireSession();
-  const account = await showAccount(ctx, accountId);
+  const account = await showMe(ctx, accountId);
   const justConfirmed = (await searchParams).email === 'confirmed';
   const terms = planTerms[account.plan];
   const emailConfigured = ctx.mailer !== null;
@@ -79,6 +79,24 @@ export default async function Account({ searchParams }: { searchParams: Promise<
               <dd className="mt-1 font-medium">{terms.overage ? 'Allowed, within each key’s cap' : 'Not available'}</dd>
             </div>
           </dl>
+        </Card>
+
+        <Card aria-labelledby="provenance-heading">
+          <CardHeader
+            id="provenance-heading"
+            title="Provenance key"
+            description="Files rendered from a template carry a data hash keyed with this key, so only you can check a file against the data it was made from."
+          />
+          <pre className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 font-mono text-sm text-slate-100">
+            <code data-testid="provenance-key">{account.provenanceKey}</code>
+          </pre>
+          <p className="mt-2 text-sm text-slate-700">
+            It is <code className="font-mono">provenance_key</code> in <code className="font-mono">GET /v1/me</code> and never changes; the{' '}
+            <a className="underline" href="/docs">
+              API reference
+            </a>{' '}
+            says there how a file is checked with it.
+          </p>
         </Card>
 
         <Card aria-labelledby="session-heading">
