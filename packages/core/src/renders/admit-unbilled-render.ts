@@ -2,9 +2,10 @@
 // comparison's two images and a dashboard or API adapt layout. Nothing pays for that work, so
 // what bounds it is this rule, the same for every kind: the account's unbilled renders per
 // minute and per day (429 rate_limited), no more than half the service backlog (503
-// overloaded), and, for jobs through the render queue, the account's and key's live-job limits counted together with
-// its billed renders (429 account_concurrency_limited, key_concurrency_limited). Admitted jobs
-// are bulk work: they wait behind every customer's single render for a worker and a browser.
+// overloaded), and, for jobs through the render queue, the account's and key's live-job
+// limits counted together with its billed renders (429 account_concurrency_limited,
+// key_concurrency_limited). Admitted jobs are bulk work: they wait behind every customer's
+// single render for a worker and a browser.
 import type { Tx } from '@svc/db';
 import { takeUnbilledRenderTokens, type UnbilledRenderBudget } from '../limits/unbilled-renders.ts';
 import type { ServiceContext } from '../shared/context.ts';
