@@ -28,6 +28,11 @@ export interface EvaluateTemplateInput {
   tenant?: string;
   /** Told the milliseconds a worker spent on this evaluation, for success and failure alike. */
   onWork?: (ms: number) => void;
+  /**
+   * Wall time after which an evaluation still under timeMs of CPU is refused as overloaded (the
+   * service's SVC_TEMPLATE_OVERLOAD_SECONDS); unset: safetyWallMs(timeMs), at least 10 s.
+   */
+  overloadWallMs?: number;
 }
 
 // Two workers: evaluations overlap with each other and with Chromium on a two-core host.
@@ -52,6 +57,8 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
     throw new TemplateError('template_source_limit');
   }
   checkTemplateData(input.data, limits);
+  const { overloadWallMs = safetyWallMs(limits.timeMs) } = input;
+  if (!Number.isSafeInteger(overloadWallMs) || overloadWallMs < 1) throw new RangeError('overloadWallMs must be a positive integer');
 
   const outcome = await pool.run(
     {
@@ -61,7 +68,7 @@ export async function evaluateTemplate(input: EvaluateTemplateInput): Promise<{ 
       limits: {
         outputChars: limits.outputChars,
         timeMs: limits.timeMs,
-        safetyMs: safetyWallMs(limits.timeMs),
+        safetyMs: overloadWallMs,
         memoryBytes: limits.memoryBytes,
         renderDepth: limits.renderDepth,
         workUnits: limits.workUnits,

@@ -52,6 +52,11 @@ export interface ServiceConfig {
   renderLeaseMs: number;
   /** Time limit of one adapt request, queue and browser layout included (SVC_ADAPT_TIMEOUT_SECONDS); past it 504 resize_timeout. */
   adaptTimeoutMs: number;
+  /**
+   * Wall time a template evaluation may wait for its CPU time (1 s) on a busy machine before it
+   * is refused as 503 overloaded (SVC_TEMPLATE_OVERLOAD_SECONDS, default 10; below 1 s it acts as 1 s).
+   */
+  templateOverloadMs: number;
   /** Per-render timeout in the browser. */
   renderTimeoutMs: number;
   /** Claims of one job before it fails for good. */
@@ -161,6 +166,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxRenderBacklog: number('SVC_MAX_RENDER_BACKLOG', 500),
     groupConcurrency: number('SVC_GROUP_CONCURRENCY', 4),
     renderTimeoutMs,
+    templateOverloadMs: Math.ceil(number('SVC_TEMPLATE_OVERLOAD_SECONDS', 10) * 1000),
     adaptTimeoutMs: number('SVC_ADAPT_TIMEOUT_SECONDS', 10) * 1000,
     renderLeaseMs: number('SVC_RENDER_LEASE_SECONDS', renderTimeoutMs / 1000 + 30) * 1000,
     maxRenderAttempts: 3,

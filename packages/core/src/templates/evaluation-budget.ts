@@ -5,9 +5,12 @@
 // (rate-limit.ts, template_evaluation): a fifth of a second is taken before each evaluation,
 // refused with 429 rate_limited when the account has not that much left, and when it ends the
 // time a sandbox worker actually spent is charged instead, whether the evaluation succeeded or
-// failed (the budget may run into a debt of its size, which later evaluations wait out). The
-// sandbox pool serves accounts in turns and never gives one account every worker, so what an
-// account has in flight delays only its own work.
+// failed (the budget may run into a debt of its size, which later evaluations wait out). An
+// evaluation refused as overloaded (the machine too busy to give it its CPU time) was not the
+// account's doing and costs it nothing: what was taken for it is given back. The sandbox pool
+// serves accounts in turns and never gives one account every worker, so what an account has in
+// flight delays only its own work.
+import { TemplateOverloadedError } from '@svc/templating';
 import { spendRateAmount, takeRateAmount } from '../limits/rate-limit.ts';
 import type { ServiceContext } from '../shared/context.ts';
 import { DomainError } from '../shared/errors.ts';
@@ -18,10 +21,15 @@ export interface EvaluationAccount {
   accountId: string;
 }
 
-/** What the sandbox needs to know of the account: whose turn, and where to report the time spent. */
+/**
+ * What the sandbox needs to know of the account: whose turn, where to report the time spent,
+ * and the wall time after which an evaluation still under its CPU time is refused as
+ * overloaded (the service's templateOverloadMs).
+ */
 export interface EvaluationTenancy {
   tenant: string;
   onWork: (ms: number) => void;
+  overloadWallMs?: number;
 }
 
 /**
@@ -70,15 +78,25 @@ export async function evaluationWithinBudget<T>(account: EvaluationAccount, eval
   return charged(account, upfrontSeconds, evaluate);
 }
 
-/** Runs the evaluation and charges the budget the time a sandbox worker spent on it, less what was taken before. */
+/**
+ * Runs the evaluation and charges the budget the time a sandbox worker spent on it, less what
+ * was taken before; refused as overloaded, it gives back all that was taken.
+ */
 async function charged<T>({ ctx, accountId }: EvaluationAccount, taken: number, evaluate: (tenancy: EvaluationTenancy) => Promise<T>): Promise<T> {
   let spentMs = 0;
+  let overloaded = false;
   try {
-    return await evaluate({ tenant: accountId, onWork: (ms) => (spentMs += ms) });
+    return await evaluate({ tenant: accountId, onWork: (ms) => (spentMs += ms), overloadWallMs: ctx.config.templateOverloadMs });
+  } catch (error) {
+    overloaded = isOverloaded(error);
+    throw error;
   } finally {
-    await spendRateAmount(ctx.db, 'template_evaluation', accountId, ctx.clock(), spentMs / 1000 - taken);
+    await spendRateAmount(ctx.db, 'template_evaluation', accountId, ctx.clock(), overloaded ? -taken : spentMs / 1000 - taken);
   }
 }
+
+/** The sandbox's overloaded refusal, or the 503 it became (evaluateSource, a schema's check). */
+const isOverloaded = (error: unknown) => error instanceof TemplateOverloadedError || (error instanceof DomainError && error.code === 'overloaded');
 
 /**
  * Accounts refused lately, until when: while an account floods with evaluations it cannot pay
