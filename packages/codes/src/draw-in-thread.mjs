@@ -1,5 +1,5 @@
 // Draws codes on a worker thread of their own (draw-thread.mjs), so the calling process's event
-// loop never waits for bwip-js: one thread, started at the first call, draws one job (a render's
+// loop never waits for an encoder: one thread, started at the first call, draws one job (a render's
 // codes) at a time, the others waiting their turn. A job that takes longer than its timeoutMs is
 // ended by terminating the thread, which V8 can do in the middle of any encoder loop; the next
 // job gets a new thread. An idle thread is closed after IDLE_MS, so a process that drew a code

@@ -1,5 +1,6 @@
-// Worker thread that draws codes (draw-code.mjs) off the calling process's event loop: a large
-// QR code, Data Matrix or PDF417 costs bwip-js up to seconds of CPU, during which a renderer's
+// Worker thread that draws codes (draw-code.mjs, through this thread's drawing-cache.mjs) off the
+// calling process's event loop: a large Data Matrix or PDF417 costs bwip-js up to seconds of CPU
+// (qrcode draws a large QR code in about a tenth of a second), during which a renderer's
 // other jobs would otherwise stand still. Plain JavaScript, so Node loads it directly: in the
 // built worker process too, where it runs from this file on disk (scripts/build-service.mjs).
 //
@@ -15,7 +16,7 @@
 //               { type: 'failed', id, message } for any other error
 import { parentPort } from 'node:worker_threads';
 import { isCodeError } from './code-error.mjs';
-import { drawCode } from './draw-code.mjs';
+import { drawCode } from './drawing-cache.mjs';
 
 parentPort.on('message', (/** @type {{ id: number, requests: import('./index.mjs').DrawCodeInput[] }} */ job) => {
   for (const [index, request] of job.requests.entries()) {

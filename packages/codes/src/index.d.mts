@@ -59,7 +59,7 @@ export interface KindRules {
   linear: boolean;
 }
 
-/** Per kind: bwip-js's symbology, the default quiet zone (the symbology's minimum or more), the length cap and the default module size. */
+/** Per kind: bwip-js's symbology (qr and epc: the symbology qrcode encodes), the default quiet zone (the symbology's minimum or more), the length cap and the default module size. */
 export declare const codeKindRules: Readonly<Record<CodeKind, KindRules>>;
 
 /**

@@ -3,6 +3,7 @@
 // their specifications write them. Decoding what was rendered is packages/renderer/test/codes.test.ts.
 import bwipjs from 'bwip-js/generic';
 import { describe, expect, test } from 'vitest';
+import { drawingCacheSize } from '../src/drawing-cache.mjs';
 import { CodeError, checkEpcPayload, codeModules, checkSwissQrBillPayload, codeKinds, drawCode, epcPayload, swissQrBillPayload, type CodeKind, type DrawCodeInput, type SwissQrBillInput } from '../src/index.mjs';
 
 /** The example bill of the Swiss Implementation Guidelines for the QR-bill (QR-IBAN with QR reference). */
@@ -90,6 +91,38 @@ describe('drawCode', () => {
     expect(draw('code128', SAMPLES.code128, { humanReadable: true }).length).toBeGreaterThan(draw('code128', SAMPLES.code128).length);
     // twelve digits: the check digit is computed
     expect(draw('ean13', '400638133393')).toBe(draw('ean13', '4006381333931'));
+  });
+});
+
+describe('the drawing cache of a thread', () => {
+  test('the same code again is the same drawing, byte for byte, as drawn anew; each option is part of what was asked', () => {
+    const input: DrawCodeInput = { kind: 'epc', text: SAMPLES.epc, options: { size: '30mm' } };
+    const before = drawingCacheSize().drawings;
+    // drawn anew, then kept
+    const first = drawCode(input);
+    const kept = drawingCacheSize().drawings;
+    expect(kept).toBe(Math.min(before + 1, 300));
+    expect(drawCode({ ...input, options: { size: '30mm' } })).toBe(first);
+    expect(drawingCacheSize().drawings).toBe(kept);
+    expect(drawCode({ kind: 'qr', text: SAMPLES.epc, options: { size: '30mm' } })).toContain('aria-label="QR code"');
+    expect(drawCode({ kind: 'epc', text: SAMPLES.epc, options: { size: '31mm' } })).toContain('width="31mm"');
+  });
+
+  test('refused input is refused again: a drawing kept for a valid request never answers another of other types', () => {
+    expect(drawCode({ kind: 'qr', text: 'kept', options: { quietZone: 4 } })).toContain('<path');
+    expect(errorOf(() => drawCode({ kind: 'qr', text: 'kept', options: { quietZone: '4' as unknown as number } })).message).toBe('quietZone: must be a whole number of modules, 0 to 40');
+    expect(drawCode({ kind: 'qr', text: 'kept' })).toContain('<path');
+    expect(errorOf(() => drawCode({ kind: 'qr', text: 'kept', options: { ecc: null as unknown as 'M' } })).message).toBe('ecc: must be L, M, Q or H');
+  });
+
+  test('it keeps at most 300 drawings and 4 MiB', () => {
+    for (let index = 0; index < 320; index += 1) drawCode({ kind: 'qr', text: `code ${index}` });
+    expect(drawingCacheSize().drawings).toBe(300);
+    // large codes push the small ones out: the characters stay within the bound
+    for (let index = 0; index < 40; index += 1) drawCode({ kind: 'qr', text: `${index} ${'x'.repeat(2900)}`, options: { ecc: 'L' } });
+    expect(drawingCacheSize().chars).toBeGreaterThan(3 * 1024 * 1024);
+    expect(drawingCacheSize().chars).toBeLessThanOrEqual(4 * 1024 * 1024);
+    expect(drawingCacheSize().drawings).toBeLessThan(300);
   });
 });
 

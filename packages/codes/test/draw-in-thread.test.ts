@@ -9,8 +9,8 @@ const requests: DrawCodeInput[] = [
   { kind: 'code128', text: 'SHIP-2026/0042', options: { humanReadable: true } },
 ];
 
-/** A QR code of this many bytes costs bwip-js about a second of CPU. */
-const largeQr: DrawCodeInput = { kind: 'qr', text: 'x'.repeat(2300) };
+/** A Data Matrix of this many bytes costs bwip-js a few hundred ms of CPU; each a value of its own, so the thread's drawing cache answers none. */
+const largeCode = (index: number): DrawCodeInput => ({ kind: 'datamatrix', text: `${index} ${'x'.repeat(1500)}` });
 
 describe('drawCodesInThread', () => {
   test('draws each code as drawCode does, in order', async () => {
@@ -36,7 +36,7 @@ describe('drawCodesInThread', () => {
     let ticks = 0;
     const ticker = setInterval(() => (ticks += 1), 5);
     const startedAt = performance.now();
-    const result = await drawCodesInThread([largeQr], { timeoutMs: 60_000 });
+    const result = await drawCodesInThread([largeCode(0)], { timeoutMs: 60_000 });
     const elapsed = performance.now() - startedAt;
     clearInterval(ticker);
     expect(result.outcome).toBe('drawn');
@@ -47,7 +47,7 @@ describe('drawCodesInThread', () => {
 
   test('a job past its time ends at the code being drawn; the next job gets a new thread', async () => {
     // a few large codes: well past the time on any machine
-    const result = await drawCodesInThread([requests[1]!, largeQr, largeQr, largeQr, largeQr, requests[0]!], { timeoutMs: 200 });
+    const result = await drawCodesInThread([requests[1]!, largeCode(1), largeCode(2), largeCode(3), largeCode(4), requests[0]!], { timeoutMs: 200 });
     expect(result.outcome).toBe('timed_out');
     if (result.outcome !== 'timed_out') return;
     // the small code first is drawn within the time; a large one is being drawn when it runs out

@@ -105,6 +105,12 @@ describe('each symbol reads back as its value', () => {
     for (const [index, { kind, value, reader }] of CASES.entries()) expect(decode(pages[index]!, reader), kind).toBe(value);
   });
 
+  test.each(['L', 'M', 'Q', 'H'])('a QR code at error correction %s with a value of multi-byte UTF-8 characters', async (ecc) => {
+    const value = 'Zürich 東京 😀';
+    const output = await png(page(element('qr', value, ` ecc="${ecc}" size="200px"`)));
+    expect(decode(output.bytes, 'zbar-qr')).toBe(value);
+  });
+
   test('with script enabled too, and the document\'s script still runs', async () => {
     const output = await png(page(`${element('qr', 'scripted')}<script>document.body.style.background = '#fff';</script>`), 'enabled');
     expect(decode(output.bytes, 'zbar-qr')).toBe('scripted');

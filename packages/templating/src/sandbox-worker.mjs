@@ -92,11 +92,12 @@ const WORK_PER_FORMAT_CALL = 2;
 const WORK_PER_FORMATTER = 25;
 const FORMATTERS_PER_EVALUATION = 100;
 
-// Code filters (code-filters.mjs) draw with bwip-js on this thread, outside the VM's polls, at
+// Code filters (code-filters.mjs) draw with @svc/codes on this thread, outside the VM's polls, at
 // a cost that grows with the value: each call is charged before it draws, 1 work unit per 10
-// bytes of its input (text, or the payment object as JSON), at least 1 unit. Drawing a large QR
-// code costs about 0.25 ms a byte on an idle core, so the charge is below the real cost for the
-// largest codes (a 2,300-byte QR code is 230 units): timeMs, read at the next poll, bounds the
+// bytes of its input (text, or the payment object as JSON), at least 1 unit, also when the
+// drawing comes from the thread's cache of drawings. Drawing a large Data Matrix or PDF417 costs
+// about 0.25 ms a byte on an idle core (a QR code much less), so the charge is below the real cost for the
+// largest codes (a 1,500-byte Data Matrix is 150 units): timeMs, read at the next poll, bounds the
 // rest. An evaluation draws at most CODES_PER_EVALUATION codes, as a render draws at most 100
 // <svc-code> elements; one more is template_work_limit.
 const WORK_PER_CODE_BYTE = 10;

@@ -1,6 +1,6 @@
 // <svc-code> elements (docs/document-features.md, "Barcodes and QR codes"): after the content
 // loads and before images are decoded and text is fitted, each element's attributes are read in
-// the isolated world, the code is drawn with @svc/codes (bwip-js, SVG) on its drawing thread, off
+// the isolated world, the code is drawn with @svc/codes (SVG) on its drawing thread, off
 // this process's event loop, and the SVG is put inside the element. No page script is involved, so it works with javascript.mode disabled and
 // the document's own script cannot change what is drawn. An element the service cannot draw
 // fails the render (invalid_input, invalid_code), and the failed job's report has an
