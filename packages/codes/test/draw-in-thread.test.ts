@@ -40,9 +40,10 @@ describe('drawCodesInThread', () => {
     const elapsed = performance.now() - startedAt;
     clearInterval(ticker);
     expect(result.outcome).toBe('drawn');
-    // drawn on this thread, the interval would not fire at all until the drawing is done
+    // drawn on this thread, the interval would not fire at all until the drawing is done; on a
+    // busy machine it fires less often than every 5 ms, but it fires
     expect(elapsed).toBeGreaterThan(50);
-    expect(ticks).toBeGreaterThan(elapsed / 5 / 4);
+    expect(ticks).toBeGreaterThanOrEqual(2);
   });
 
   test('a job past its time ends at the code being drawn; the next job gets a new thread', async () => {
