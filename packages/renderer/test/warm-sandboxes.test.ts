@@ -148,8 +148,9 @@ describe('an account reuses its warm sandbox, and nothing of one job reaches the
 
   test("a job whose renderer crashed is not handed on: the account's next job renders on a new process", async () => {
     const before = await processOf(job('account-c', '<p>warm</p>'));
+    // a job's time long enough that only the crash ends it, on a busy machine too
     const crash = await renderer
-      .renderPdf(job('account-c', '<script>const hoard = []; for (;;) hoard.push(new Array(1e7).fill(1.5))</script>'))
+      .renderPdf({ ...job('account-c', '<script>const hoard = []; for (;;) hoard.push(new Array(1e7).fill(1.5))</script>'), timeoutMs: 150_000 })
       .catch((error: unknown) => error);
     expect([(crash as RenderError).category, (crash as RenderError).code]).toEqual(['resource_limit', 'page_crashed']);
     // the crashed process frees gigabytes on its way out, which on a slow machine can outlast the
@@ -158,7 +159,7 @@ describe('an account reuses its warm sandbox, and nothing of one job reaches the
     const after = await processOf(job('account-c', '<p>B-AFTER-CRASH</p>'));
     expect(after.text).toContain('B-AFTER-CRASH');
     expect(after.pid).not.toBe(before.pid);
-  });
+  }, 240_000);
 
   test('script state does not carry over: a job with script off after one with script on runs no script', async () => {
     await text(job('account-s', '<p>on</p>'));
