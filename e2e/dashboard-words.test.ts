@@ -68,7 +68,8 @@ describe('customer words on every dashboard page', () => {
     for (const expected of ['/dashboard/account', '/dashboard/developers', `/dashboard/templates/${template.body.id}`, `/dashboard/brand-kits/${kit.body.id}`, `/dashboard/ai/builds/${build.body.id}`]) {
       expect([...seen]).toContain(expected);
     }
-  });
+    // some thirty pages, each rendered by the dashboard: minutes on a busy machine
+  }, 300_000);
 
   it("names the account in the header: its email address, or its id while it has none", async () => {
     const page = browser.page();
