@@ -6,6 +6,7 @@ import type { FindingsCollector } from '../report/findings-collector.ts';
 import { decodeImages, MAX_DECODED_IMAGES } from './decode-images.ts';
 import { expandCodes, mayHoldCodes } from './expand-codes.ts';
 import { FIT_TEXT, fitSettings, fitText } from './fit-text.ts';
+import { mayOptInToPaged, paginate } from './paged-media.ts';
 import { callIsolated } from '../page/isolated-world.ts';
 import { rewriteAssetReferences } from '../page/page-resource-policy.ts';
 import { waitForReadySignal } from './ready-signal.ts';
@@ -88,6 +89,19 @@ export interface RenderJob {
 export interface PageQuestion {
   name: string;
   source: string;
+  /** the capture prints pages: a document that opts in to paged media (paged-media.ts) is laid out into them first, and the question asked after */
+  paginates?: boolean;
+}
+
+/** The answer a load gives for a document it laid out into pages: how many, and the answer to the capture's question when it asked it. */
+export interface Paginated {
+  paginated: number;
+  answer?: unknown;
+}
+
+/** The load's answer as a paginated document's, or undefined for any other document. */
+export function asPaginated(answer: unknown): Paginated | undefined {
+  return typeof answer === 'object' && answer !== null && typeof (answer as Paginated).paginated === 'number' ? (answer as Paginated) : undefined;
 }
 
 /** What loading read of the finished document: its resource hints and the capture's answer, when its last evaluation read them. */
@@ -115,10 +129,12 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
     return {};
   }
   await found.time('content_load_ms', load);
+  // a document that may opt in to paged media is laid out into pages once prepared, and the capture's question waits for that
+  const mayPaginate = job?.question?.paginates === true && mayOptInToPaged(html);
   if (job?.javascript === 'disabled') {
     // <svc-code> elements are drawn before fonts, images and fitting, which then see the drawings
     if (mayHoldCodes(html)) await expandCodes(job.session, found);
-    const { question } = job;
+    const question = mayPaginate ? undefined : job.question;
     const name = question ? `prepareWithoutScript:${question.name}` : 'prepareWithoutScript';
     // the capture's question goes with the preparation: with script off the document does not change after it
     const source = question ? `(async (argument) => ({ ...(await (${PREPARE_WITHOUT_SCRIPT})(argument)), answer: await (${question.source})() }))` : PREPARE_WITHOUT_SCRIPT;
@@ -130,7 +146,10 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
     };
     found.timed('fonts_ready_ms', prepared.fontsMs);
     for (const problem of prepared.problems) found.problem(problem);
-    return { hints: prepared.hints, answer: prepared.answer };
+    if (!mayPaginate) return { hints: prepared.hints, answer: prepared.answer };
+    const paginated = await paginate(job.session, html);
+    const answer = job.question ? await callIsolated(job.session, job.question.name, job.question.source, null) : undefined;
+    return { hints: prepared.hints, answer: paginated === undefined ? answer : ({ paginated, answer } satisfies Paginated) };
   }
   await found.time('fonts_ready_ms', settleFonts);
   if (!job) return {};
@@ -139,5 +158,6 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   if (mayHoldCodes(html)) await expandCodes(job.session, found);
   await decodeImages(job.session);
   await fitText(job.session, found);
-  return {};
+  const paginated = mayPaginate ? await paginate(job.session, html) : undefined;
+  return paginated === undefined ? {} : { answer: { paginated } satisfies Paginated };
 }

@@ -19,7 +19,7 @@ const WORLD_NAME = 'svc-service';
 const worlds = new WeakMap<CDPSession, number>();
 
 /** Evaluates plain source (see select-canvas-pages.ts) in the page's isolated world and answers its value; a promise is awaited. */
-async function evaluateIsolated(session: CDPSession, expression: string): Promise<unknown> {
+export async function evaluateIsolated(session: CDPSession, expression: string): Promise<unknown> {
   const known = worlds.get(session);
   if (known !== undefined) {
     try {

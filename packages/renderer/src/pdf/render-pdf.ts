@@ -5,7 +5,7 @@ import { type PdfOptions, RenderError } from '@svc/contracts';
 import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { printToPdf } from '../browser/devtools-pipe.ts';
-import type { PageQuestion } from '../browser/load-content.ts';
+import { asPaginated, type PageQuestion } from '../browser/load-content.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
 /**
@@ -46,10 +46,32 @@ const BEFORE_PRINT_FUNCTION = `async () => {
 const BEFORE_PRINT = `(${BEFORE_PRINT_FUNCTION})()`;
 
 /** The questions before printing, for the load to answer when it can (a document without script: no round trip of their own). */
-export const beforePrint: PageQuestion = { name: 'beforePrint', source: BEFORE_PRINT_FUNCTION };
+export const beforePrint: PageQuestion = { name: 'beforePrint', source: BEFORE_PRINT_FUNCTION, paginates: true };
 
 /** Chromium draws its default date/title/URL header when a template is empty; the render request rules say empty. */
 const EMPTY_TEMPLATE = '<span></span>';
+
+/**
+ * How a document laid out into pages by the paged-media engine (browser/paged-media.ts) is
+ * printed: each of its pages on a sheet of its own CSS page size, edge to edge. Its @page rules
+ * made the pages, their margins and their headers and footers already, so the request's paper
+ * size, orientation, margins, scale and header/footer templates do not apply (as the paper size
+ * of any document's @page size would, had the printer let it win); print_background and the
+ * outline still do.
+ */
+function pagedPrint(pdf: PdfOptions, outline: boolean) {
+  return {
+    marginTop: 0,
+    marginRight: 0,
+    marginBottom: 0,
+    marginLeft: 0,
+    printBackground: pdf.print_background ?? true,
+    displayHeaderFooter: false,
+    preferCSSPageSize: true,
+    generateTaggedPDF: true,
+    generateDocumentOutline: outline,
+  };
+}
 
 /** Checks that need no browser, so a bad request never takes a pool slot. */
 export function preparePdf(pdf: PdfOptions): PageGeometry {
@@ -76,9 +98,10 @@ export async function capturePdf(
   answered?: unknown,
 ): Promise<Uint8Array> {
   if (pages) await arrangeForPrint(page, pages);
-  const outline = (answered ?? (await page.evaluate(BEFORE_PRINT))) === true;
+  const paginated = asPaginated(answered);
+  const outline = ((paginated ? paginated.answer : answered) ?? (await page.evaluate(BEFORE_PRINT))) === true;
   try {
-    return await printToPdf(page, session, {
+    return await printToPdf(page, session, paginated ? pagedPrint(pdf, outline) : {
       paperWidth: geometry.widthIn,
       paperHeight: geometry.heightIn,
       landscape: pdf.landscape ?? false,
