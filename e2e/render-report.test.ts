@@ -27,6 +27,7 @@ function reportWithoutRender(id: string, status: RenderReport['status'], created
     fonts: [],
     script: { mode: 'disabled', script_elements: 0, event_handlers: 0 },
     timing: { queue_wait_ms: null, content_load_ms: null, fonts_ready_ms: null, ready_wait_ms: null, capture_ms: null, post_process_ms: null, storage_ms: null },
+    paged: null,
     problems: [],
     omitted: 0,
   };
@@ -54,6 +55,8 @@ describe('render report', () => {
     expectStageTimes(report, ['queue_wait_ms', 'content_load_ms', 'fonts_ready_ms', 'capture_ms', 'post_process_ms', 'storage_ms']);
     // the document asked for no readiness wait
     expect(report.timing.ready_wait_ms).toBeNull();
+    // the document does not opt in to paged media
+    expect(report.paged).toBeNull();
     expect(report.fonts.length).toBeGreaterThan(0);
     for (const font of report.fonts) expect(font).toMatchObject({ source: 'system', embedded: true });
   });
@@ -132,6 +135,7 @@ describe('render report', () => {
       ],
       omitted: 2,
       timing: { ...emptyFindings().timing, content_load_ms: 12.6 },
+      paged: { pages: 3, footnotes: 1, references: 4, unresolved: 0 },
     };
     const finish = { status: 'failed', category: 'renderer_failure', code: 'render_crashed' } as const;
     expect(await serviceDb().$transaction((tx) => finishRender(tx, { jobId, attempt: null, outcome: finish, now: new Date(), report: { findings, storageMs: null }, metrics: serviceContext().metrics }))).toBe(true);
@@ -140,6 +144,24 @@ describe('render report', () => {
     expect(report.problems[0]).toEqual(clipped(0));
     expect(report.omitted).toBe(2 + 4 + 1);
     expect(report.timing.content_load_ms).toBe(13);
+    expect(report.paged).toEqual({ pages: 3, footnotes: 1, references: 4, unresolved: 0 });
+  });
+
+  it('reports what the paged layout did for a document that opts in, and a report kept before it still answers', async () => {
+    const account = await newAccount();
+    const html = `<!doctype html><html><head><meta name="svc-paged" content="on"><style>@page { size: A5; }
+      a::after { content: " on page " target-counter(attr(href), page); } section { break-before: page; }</style></head>
+      <body><p><a href="#end">End</a> <a id="lost" href="#nowhere">Lost</a></p><section id="end">End</section></body></html>`;
+    const { job } = await renderOk('pdf', account.apiKey, { html });
+    const report = await reportOf('pdf', job.id, account.apiKey);
+    expect(report.paged).toEqual({ pages: 2, footnotes: 0, references: 1, unresolved: 1 });
+    expect(report.problems).toEqual([{ type: 'unresolved_reference', selector: '#lost', target: '#nowhere' }]);
+    // a report written before the paged part was kept has none, and is still the published shape
+    await serviceDb().$executeRaw`UPDATE render_jobs SET report = report - 'paged' WHERE id = ${job.id}`;
+    const old = await api(`/v1/pdf/${job.id}/report`, { key: account.apiKey });
+    expect(old.status).toBe(200);
+    expect(old.body).not.toHaveProperty('paged');
+    expect(RenderReport.parse(old.body).problems).toHaveLength(1);
   });
 
   it("answers 404 in the envelope for another account's job, an unknown id and the other kind's route", async () => {

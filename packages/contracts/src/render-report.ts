@@ -105,6 +105,22 @@ const Problem = z.discriminatedUnion('type', [
       type: z.literal('ready_timeout'),
     })
     .meta({ description: 'The document set window.svcReady = false and did not set it to true before the render timeout.' }),
+  z
+    .strictObject({
+      type: z.literal('unresolved_reference'),
+      selector: Selector,
+      target: Url.meta({ description: 'The reference as the element holds it (its href, say #chapter-9).' }),
+    })
+    .meta({ description: 'Paged media: an element whose target-counter() or target-text() names a target the document does not hold; its number prints as 0 and its text as nothing.' }),
+  z
+    .strictObject({
+      type: z.literal('paged_feature_without_opt_in'),
+      feature: z.string().max(40).meta({ description: 'The first such feature found in the HTML, for example string-set or target-counter().' }),
+    })
+    .meta({
+      description:
+        'A PDF whose HTML uses a feature only the paged layout provides (target-counter(), string-set, running(), float: footnote, leader() ...) but does not opt in with <meta name="svc-paged" content="on">, so Chromium ignores it.',
+    }),
 ]);
 
 export const ReportProblem = named('RenderReportProblem', Problem);
@@ -122,6 +138,17 @@ const Timing = z.strictObject({
   storage_ms: z.int().min(0).nullable(),
 });
 export type ReportTiming = z.infer<typeof Timing>;
+
+const Paged = z
+  .strictObject({
+    pages: z.int().min(0).meta({ description: 'Pages the layout made.' }),
+    footnotes: z.int().min(0).meta({ description: 'Footnotes placed at the foot of a page.' }),
+    references: z.int().min(0).meta({ description: 'target-counter() and target-text() references resolved.' }),
+    unresolved: z.int().min(0).meta({ description: 'References whose target is not in the document (each an unresolved_reference problem).' }),
+  })
+  .nullable()
+  .meta({ description: 'What the paged layout did, for a PDF whose document opts in to paged media; null for any other render (absent from reports written before it was kept).' });
+export type ReportPaged = NonNullable<z.infer<typeof Paged>>;
 
 const Output = z
   .strictObject({
@@ -148,6 +175,7 @@ export const RenderReport = named(
       event_handlers: z.int().min(0),
     }),
     timing: Timing,
+    paged: Paged.optional(),
     problems: z.array(Problem).max(maxReportEntries).meta({ description: 'Everything that may make the output differ from what the document meant; empty for a clean render.' }),
     omitted: z.int().min(0).meta({ description: `Problems past the first ${maxReportEntries} (fonts past ${maxReportEntries} are not counted).` }),
   }),
@@ -164,6 +192,8 @@ export interface RenderFindings {
   script: { script_elements: number; event_handlers: number };
   problems: ReportProblem[];
   omitted: number;
+  /** what the paged layout did; null when the document was not laid out into pages */
+  paged: ReportPaged | null;
   timing: Pick<ReportTiming, 'content_load_ms' | 'fonts_ready_ms' | 'ready_wait_ms' | 'capture_ms' | 'post_process_ms'>;
 }
 
@@ -174,6 +204,7 @@ export function emptyFindings(): RenderFindings {
     script: { script_elements: 0, event_handlers: 0 },
     problems: [],
     omitted: 0,
+    paged: null,
     timing: { content_load_ms: null, fonts_ready_ms: null, ready_wait_ms: null, capture_ms: null, post_process_ms: null },
   };
 }

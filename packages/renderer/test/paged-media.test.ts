@@ -50,6 +50,16 @@ describe('a book that opts in, with script off', () => {
     expect(book.headed + book.blank.length).toBe(output.pageCount! - book.contentsPage);
   });
 
+  test('its report says what the layout did: pages, footnotes placed, references resolved, none unresolved', () => {
+    // the contents' 18 links, one cross-reference a chapter, and a target-text and a
+    // target-counter in each chapter but the first
+    const references = 6 * 3 + manifest.references.length + 2 * (manifest.titles.length - 1);
+    expect(output.findings.paged).toEqual({ pages: 37, footnotes: manifest.footnotes.length, references, unresolved: 0 });
+    expect(output.pageCount).toBe(37);
+    expect(manifest.footnotes.length).toBe(12);
+    expect(output.findings.problems).toEqual([]);
+  });
+
   test("its sheets are the document's @page size, whatever the request", () => {
     expect(pageSizes(output.bytes, output.pageCount!).every(([width, height]) => width === A4[0] && height === A4[1])).toBe(true);
   });
@@ -62,6 +72,9 @@ describe('a book that opts in, with script off', () => {
     expect(read.contentsNumbers.every((number) => Number.isNaN(number))).toBe(true);
     // no running head: the document title is placed in the flow once, as written
     expect(allText(plain.bytes).split(BOOK_TITLE).length - 1).toBe(1);
+    // and its report says the paged CSS it holds went unused
+    expect(plain.findings.paged).toBeNull();
+    expect(plain.findings.problems).toContainEqual({ type: 'paged_feature_without_opt_in', feature: 'string()' });
   }, 120_000);
 });
 
@@ -121,3 +134,31 @@ test('the job deadline ends a paged layout that outlasts it, and the next render
   const next = await render(shortBook());
   expect(next.pageCount).toBe(3);
 }, 120_000);
+
+test('a reference to a target the document does not hold is reported unresolved, naming its element', async () => {
+  const output = await render(shortBook('<p><a id="stray" class="ref" href="#missing">Nowhere</a></p>'));
+  expect(output.pageCount).toBe(3);
+  expect(output.findings.paged).toEqual({ pages: 3, footnotes: 0, references: 1, unresolved: 1 });
+  expect(output.findings.problems).toEqual([{ type: 'unresolved_reference', selector: '#stray', target: '#missing' }]);
+  // what the page shows for it
+  expect(allText(output.bytes)).toContain('Nowhere on page 0');
+});
+
+describe('paged-only CSS in a document that does not opt in', () => {
+  const plain = (style: string) => `<!doctype html><html><head><style>${style}</style></head><body><h1>Title</h1><p>Text.</p></body></html>`;
+
+  test('string-set without the opt-in is a problem that names it', async () => {
+    const output = await render(plain('h1 { string-set: title content(text); }'));
+    expect(output.findings.paged).toBeNull();
+    expect(output.findings.problems).toEqual([{ type: 'paged_feature_without_opt_in', feature: 'string-set' }]);
+  });
+
+  test('a document with none of it has no such problem, and script text is not taken for CSS', async () => {
+    const output = await render(
+      `${plain('h1 { float: left; }').replace('</body>', '<script>String(document.createElement("p"))</script></body>')}`,
+      { javascript: 'enabled' },
+    );
+    expect(output.findings.paged).toBeNull();
+    expect(output.findings.problems).toEqual([]);
+  });
+});

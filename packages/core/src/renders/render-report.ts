@@ -42,6 +42,7 @@ export function storedReport(facts: FinishFacts, input: ReportInput | undefined)
     // the mode is the job's own (set below from its options)
     script: { mode: 'disabled', ...findings.script },
     timing: { queue_wait_ms: null, ...findings.timing, storage_ms: input?.storageMs ?? null },
+    paged: findings.paged,
     problems: findings.problems,
     omitted: findings.omitted,
   };
@@ -60,6 +61,7 @@ export function storedReport(facts: FinishFacts, input: ReportInput | undefined)
 }
 
 const reportFont = RenderReport.shape.fonts.element;
+const reportPaged = RenderReport.shape.paged;
 
 /**
  * The findings as the contract publishes them, whatever the renderer sent: an entry the
@@ -81,6 +83,8 @@ function capped(findings: RenderFindings): RenderFindings {
     problems: problems.slice(0, maxReportEntries),
     omitted: count(findings.omitted) + over + (findings.problems.length - problems.length),
     timing,
+    // counts the contract refuses are left out whole (the layout's own problems stay)
+    paged: reportPaged.safeParse(findings.paged).data ?? null,
   };
 }
 
@@ -107,6 +111,7 @@ export function reportOfRecord(job: RenderJobRecord): RenderReport {
       ...emptyFindings().timing,
       storage_ms: null,
     },
+    paged: null,
     problems: [],
     omitted: 0,
   };

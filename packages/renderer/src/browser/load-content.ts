@@ -6,7 +6,7 @@ import type { FindingsCollector } from '../report/findings-collector.ts';
 import { decodeImages, MAX_DECODED_IMAGES } from './decode-images.ts';
 import { expandCodes, mayHoldCodes } from './expand-codes.ts';
 import { FIT_TEXT, fitSettings, fitText } from './fit-text.ts';
-import { mayOptInToPaged, paginate } from './paged-media.ts';
+import { mayOptInToPaged, noteFeatureWithoutOptIn, paginate } from './paged-media.ts';
 import { callIsolated } from '../page/isolated-world.ts';
 import { rewriteAssetReferences } from '../page/page-resource-policy.ts';
 import { waitForReadySignal } from './ready-signal.ts';
@@ -131,6 +131,7 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   await found.time('content_load_ms', load);
   // a document that may opt in to paged media is laid out into pages once prepared, and the capture's question waits for that
   const mayPaginate = job?.question?.paginates === true && mayOptInToPaged(html);
+  if (job?.question?.paginates === true && !mayPaginate) noteFeatureWithoutOptIn(html, found);
   if (job?.javascript === 'disabled') {
     // <svc-code> elements are drawn before fonts, images and fitting, which then see the drawings
     if (mayHoldCodes(html)) await expandCodes(job.session, found);
@@ -147,7 +148,7 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
     found.timed('fonts_ready_ms', prepared.fontsMs);
     for (const problem of prepared.problems) found.problem(problem);
     if (!mayPaginate) return { hints: prepared.hints, answer: prepared.answer };
-    const paginated = await paginate(job.session, html);
+    const paginated = await paginate(job.session, html, found);
     const answer = job.question ? await callIsolated(job.session, job.question.name, job.question.source, null) : undefined;
     return { hints: prepared.hints, answer: paginated === undefined ? answer : ({ paginated, answer } satisfies Paginated) };
   }
@@ -158,6 +159,6 @@ export async function loadContent(page: Page, html: string, found?: FindingsColl
   if (mayHoldCodes(html)) await expandCodes(job.session, found);
   await decodeImages(job.session);
   await fitText(job.session, found);
-  const paginated = mayPaginate ? await paginate(job.session, html) : undefined;
+  const paginated = mayPaginate ? await paginate(job.session, html, found) : undefined;
   return paginated === undefined ? {} : { answer: { paginated } satisfies Paginated };
 }

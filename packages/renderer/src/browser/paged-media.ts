@@ -11,6 +11,9 @@
 // The job's deadline bounds it like any load: a timed-out job's page is stopped
 // (stop-script.ts), which ends the engine with the rest of the page's script.
 import type { CDPSession } from 'puppeteer-core';
+import { maxReportUrlChars } from '@svc/contracts';
+import type { FindingsCollector } from '../report/findings-collector.ts';
+import { SELECTOR_OF } from '../page/element-selector.ts';
 import { callIsolated, evaluateIsolated } from '../page/isolated-world.ts';
 
 /** Whether the HTML may hold the opt-in at all; a document that cannot is not looked at again. */
@@ -25,14 +28,81 @@ const PAGED_STATE = `() => ({
 
 /**
  * Lays the document out into pages: the body goes into a template, the document's style sheets
- * are read by the engine, and its pages replace the body. Answers how many it made.
+ * are read by the engine, and its pages replace the body. Answers what the layout did: its
+ * pages, the footnotes it placed at the foot of a page, and each target-counter() and
+ * target-text() reference (those of the form attr(...), the only ones the engine follows),
+ * resolved when its target is in the pages and otherwise named by its element. The references
+ * are taken from the style sheets as the engine reads them (before its own handlers rewrite
+ * them), and checked in the pages as the engine checks them. An unresolved target-counter()
+ * prints 0, an unresolved target-text() nothing.
  */
 const PAGINATE = `async () => {
-  const flow = await new Paged.Previewer().preview();
+  const previewer = new Paged.Previewer();
+  const kinds = new Set(['target-counter', 'target-text']);
+  const references = new Map();
+  // a selector's part before its first pseudo-class or pseudo-element (where the engine's own
+  // handlers cut it), as text; null for one of a form not written out here
+  const queryOf = (selector) => {
+    let text = '';
+    for (const part of selector.type === 'Selector' ? selector.children.toArray() : []) {
+      if (part.type === 'PseudoClassSelector' || part.type === 'PseudoElementSelector') break;
+      if (part.type === 'TypeSelector') text += part.name;
+      else if (part.type === 'ClassSelector') text += '.' + part.name;
+      else if (part.type === 'IdSelector') text += '#' + part.name;
+      else if (part.type === 'Combinator') text += ' ' + part.name + ' ';
+      else if (part.type === 'WhiteSpace') text += ' ';
+      else if (part.type === 'AttributeSelector' && part.name.type === 'Identifier') {
+        const value = part.value ? (part.value.type === 'String' ? part.value.value : part.value.name) : '';
+        text += '[' + part.name.name + (part.matcher || '') + (value || '') + (part.flags ? ' ' + part.flags : '') + ']';
+      } else return null;
+    }
+    return text.trim() || null;
+  };
+  previewer.polisher.hooks.onContent.register((node, item, list, declaration, rule) => {
+    const first = node.children && node.children.first && node.children.first();
+    if (!kinds.has(node.name) || !first || first.type !== 'Function' || first.name !== 'attr') return;
+    const attribute = first.children.first();
+    if (!attribute || attribute.type !== 'Identifier') return;
+    for (const selector of rule.ruleNode.prelude.children.toArray()) {
+      const query = queryOf(selector);
+      if (query) references.set(node.name + ' ' + attribute.name + ' ' + query, { attribute: attribute.name, query });
+    }
+  });
+  const flow = await previewer.preview();
   // text the pages added (running heads, footnotes) may use a face nothing asked for yet
   document.documentElement.getBoundingClientRect();
   await document.fonts.ready;
-  return flow.total;
+  const pages = document.querySelector('.pagedjs_pages') || document.body;
+  const selectorOf = ${SELECTOR_OF};
+  let resolved = 0;
+  const unresolved = [];
+  for (const { attribute, query } of references.values()) {
+    let elements;
+    try {
+      elements = pages.querySelectorAll(query);
+    } catch {
+      continue;
+    }
+    for (const element of elements) {
+      // a part carried over to the next page is the same element
+      if (element.hasAttribute('data-split-from')) continue;
+      const target = element.getAttribute(attribute) || '';
+      let found = null;
+      try {
+        found = target.startsWith('#') && target.length > 1 ? pages.querySelector('#' + CSS.escape(decodeURIComponent(target.slice(1)))) : null;
+      } catch {
+        found = null;
+      }
+      if (found) resolved += 1;
+      else unresolved.push({ selector: selectorOf(element), target: target.slice(0, ${maxReportUrlChars}) + (target.length > ${maxReportUrlChars} ? '…' : '') });
+    }
+  }
+  return {
+    pages: flow.total,
+    footnotes: pages.querySelectorAll('.pagedjs_footnote_area [data-note="footnote"]:not([data-split-from])').length,
+    references: resolved,
+    unresolved,
+  };
 }`;
 
 /** requestAnimationFrame and requestIdleCallback of the world, by message; set before the engine reads them. Plain source. */
@@ -83,15 +153,50 @@ function pagedBundle(): string {
 }
 
 /**
- * Lays out a loaded document that opts in to paged media; answers the number of pages made, or
- * undefined when the document does not opt in (and nothing was changed). The world keeps the
- * engine once loaded (it lives as long as the page's Window and serves one account), so a
- * sandbox's next opted-in document does not load it again.
+ * CSS only the paged layout provides (css-gcpm-3, css-page-3), as written in the HTML: a string
+ * test, so styles of asset:// files and rules a script adds are not looked at. Function names
+ * in lower case only, so that script text such as String( or createElement( is not taken for one.
  */
-export async function paginate(session: CDPSession, html: string): Promise<number | undefined> {
+const PAGED_FEATURE = /(?<![\w-])(target-counters?\(|target-text\(|string-set|string\(|running\(|element\(|leader\()|(@footnote|::footnote-(?:call|marker))|float\s*:\s*footnote/;
+
+/** The first paged-only feature the HTML uses (target-counter(), string-set ...), or undefined. */
+export function pagedFeatureOf(html: string): string | undefined {
+  const match = PAGED_FEATURE.exec(html);
+  if (!match) return undefined;
+  const feature = match[1] ?? match[2] ?? 'float: footnote';
+  return feature.endsWith('(') ? `${feature})` : feature;
+}
+
+/** A PDF whose document does not opt in: a paged-only feature it uses is a problem (Chromium ignores it). */
+export function noteFeatureWithoutOptIn(html: string, found: FindingsCollector): void {
+  const feature = pagedFeatureOf(html);
+  if (feature) found.problem({ type: 'paged_feature_without_opt_in', feature });
+}
+
+interface Layout {
+  pages: number;
+  footnotes: number;
+  references: number;
+  unresolved: { selector: string; target: string }[];
+}
+
+/**
+ * Lays out a loaded document that opts in to paged media; answers the number of pages made, or
+ * undefined when the document does not opt in (and nothing was changed). What the layout did
+ * goes into the findings (the report's paged part, a problem for each unresolved reference).
+ * The world keeps the engine once loaded (it lives as long as the page's Window and serves one
+ * account), so a sandbox's next opted-in document does not load it again.
+ */
+export async function paginate(session: CDPSession, html: string, found: FindingsCollector): Promise<number | undefined> {
   if (!mayOptInToPaged(html)) return undefined;
   const state = (await callIsolated(session, 'pagedState', PAGED_STATE, null)) as { optedIn: boolean; loaded: boolean };
-  if (!state.optedIn) return undefined;
+  if (!state.optedIn) {
+    noteFeatureWithoutOptIn(html, found);
+    return undefined;
+  }
   if (!state.loaded) await evaluateIsolated(session, pagedBundle());
-  return (await callIsolated(session, 'paginate', PAGINATE, null)) as number;
+  const layout = (await callIsolated(session, 'paginate', PAGINATE, null)) as Layout;
+  found.findings.paged = { pages: layout.pages, footnotes: layout.footnotes, references: layout.references, unresolved: layout.unresolved.length };
+  for (const { selector, target } of layout.unresolved) found.problem({ type: 'unresolved_reference', selector, target });
+  return layout.pages;
 }

@@ -167,7 +167,9 @@ export const INSPECT_PAGE = `async (options) => {
         const scrollHeight = element.scrollHeight, clientHeight = element.clientHeight;
         const overflowsX = scrollWidth > clientWidth + 1, overflowsY = scrollHeight > clientHeight + 1;
         let style = null;
-        if (index >= 0 && (overflowsX || overflowsY) && result.clipped.length < options.maxEntries) {
+        // the boxes of a paged layout (paged-media.ts) clip by design: what they hide went to the next page
+        const pageBox = index >= 0 && typeof element.className === 'string' && element.className.startsWith('pagedjs_');
+        if (index >= 0 && !pageBox && (overflowsX || overflowsY) && result.clipped.length < options.maxEntries) {
           style = getComputedStyle(element);
           if ((overflowsX && style.overflowX !== 'visible') || (overflowsY && style.overflowY !== 'visible')) {
             result.clipped.push({ selector: selectorOf(element), context: quote(element.textContent || ''), box: { width: clientWidth, height: clientHeight }, content: { width: scrollWidth, height: scrollHeight } });

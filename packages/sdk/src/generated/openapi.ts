@@ -2139,6 +2139,17 @@ export interface components {
                 post_process_ms: number | null;
                 storage_ms: number | null;
             };
+            /** @description What the paged layout did, for a PDF whose document opts in to paged media; null for any other render (absent from reports written before it was kept). */
+            paged?: {
+                /** @description Pages the layout made. */
+                pages: number;
+                /** @description Footnotes placed at the foot of a page. */
+                footnotes: number;
+                /** @description target-counter() and target-text() references resolved. */
+                references: number;
+                /** @description References whose target is not in the document (each an unresolved_reference problem). */
+                unresolved: number;
+            } | null;
             /** @description Everything that may make the output differ from what the document meant; empty for a clean render. */
             problems: components["schemas"]["RenderReportProblem"][];
             /** @description Problems past the first 100 (fonts past 100 are not counted). */
@@ -2216,6 +2227,18 @@ export interface components {
         } | {
             /** @constant */
             type: "ready_timeout";
+        } | {
+            /** @constant */
+            type: "unresolved_reference";
+            /** @description A CSS selector for the element, from its id or its path of tag names and positions. */
+            selector: string;
+            /** @description The reference as the element holds it (its href, say #chapter-9). */
+            target: string;
+        } | {
+            /** @constant */
+            type: "paged_feature_without_opt_in";
+            /** @description The first such feature found in the HTML, for example string-set or target-counter(). */
+            feature: string;
         };
         SizeVariant: {
             id: string;

@@ -81,6 +81,10 @@ function problemLine(problem: Exclude<ReportProblem, Glyph>): ProblemLine {
       return { text: `A barcode could not be drawn: ${problem.attribute ? `${problem.attribute}: ` : ''}${problem.message}`, where: problem.selector, url: null, context: null };
     case 'ready_timeout':
       return { text: 'The document asked to be waited for (window.svcReady = false) and was not ready before the time limit', where: null, url: null, context: null };
+    case 'unresolved_reference':
+      return { text: `A page reference points at ${problem.target}, which the document does not hold: it prints as 0`, where: problem.selector, url: null, context: null };
+    case 'paged_feature_without_opt_in':
+      return { text: `The document uses ${problem.feature}, which only the paged layout provides: add <meta name="svc-paged" content="on"> to its head`, where: null, url: null, context: null };
   }
 }
 
