@@ -2,7 +2,8 @@
 // pdf/screenshot) and through the whole service (HTTP, admission, queue, worker, storage),
 // at concurrency 1 and 2, and prints throughput, p50 and p95 with the service/raw ratios:
 // once for one account (warm sandboxes) and once for a cold mix of more accounts than warm
-// sandboxes, round robin. Then the memory cell: resident memory of the web and worker
+// sandboxes, round robin. Then the batch, saved-template, paged-media (paged.ts), large-documents
+// and report cells, and the memory cell: resident memory of the web and worker
 // process trees (browser included) after render 500 and after render 5,000 of one run.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { ensureDatabase, migrate, resolveDatabase, withDatabase } from '@svc/db/
 import { type Fixture, fixtures } from './fixtures.ts';
 import { batchCell, type BatchResult } from './groups.ts';
 import { largeCell, type LargeResult } from './large.ts';
+import { pagedCell, type PagedResult, pagedTargets } from './paged.ts';
 import { rawRenderer } from './raw.ts';
 import { reportCell } from './report.ts';
 import { savedCell, type SavedResult, savedTargets } from './saved.ts';
@@ -52,6 +54,9 @@ const reportRun = process.env.BENCH_REPORT !== '0';
 /** BENCH_SAVED_ONLY=1 runs only the saved-template cell (with the service); BENCH_SAVED=0 skips it. */
 const savedOnly = process.env.BENCH_SAVED_ONLY === '1';
 const savedRun = process.env.BENCH_SAVED !== '0';
+/** BENCH_PAGED_ONLY=1 runs only the paged-media cell (with the service); BENCH_PAGED=0 skips it. */
+const pagedOnly = process.env.BENCH_PAGED_ONLY === '1';
+const pagedRun = process.env.BENCH_PAGED !== '0';
 const tableFixtures = fixtures.filter((fixture) => !fixtureFilter || fixtureFilter.some((word) => fixture.name.toLowerCase().startsWith(word)));
 
 /**
@@ -90,7 +95,7 @@ const format = (value: number, digits = 1) => value.toFixed(digits).padStart(8);
 
 async function main() {
   if (reportOnly) return reportCell(tableFixtures);
-  if (!savedOnly) printRouteJavascript(join(root, 'apps', 'web', '.next'));
+  if (!savedOnly && !pagedOnly) printRouteJavascript(join(root, 'apps', 'web', '.next'));
   const database = await resolveDatabase({ url: process.env.DATABASE_URL, dataDir: join(root, '.data', 'bench'), port: 54349 });
   const benchUrl = withDatabase(database.url, 'svc_bench');
   await ensureDatabase(withDatabase(database.url, 'postgres'), 'svc_bench');
@@ -151,6 +156,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   for (let index = 0; index < coldAccounts; index++) coldKeys.push((await createAccount(ctx, { plan: 'scale', credits: 100_000 })).apiKey);
   await db.$disconnect();
   if (savedOnly) return printTargets([], undefined, undefined, undefined, await savedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)));
+  if (pagedOnly) return printTargets([], undefined, undefined, undefined, undefined, await pagedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)));
 
   const traces: Trace[] = [];
   const viaService = serviceRenderer(baseUrl, apiKeys, traces);
@@ -200,6 +206,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
   if (cells.length > 0) printCpuRatios(cells);
   const batch = process.env.BENCH_BATCH !== '0' ? await batchCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
   const saved = savedRun ? await savedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
+  const paged = pagedRun ? await pagedCell(baseUrl, apiKeys, () => cpuBreakdown(servicePids)) : undefined;
   const large =
     process.env.BENCH_LARGE !== '0'
       ? await largeCell({
@@ -217,7 +224,7 @@ async function runCells(baseUrl: string, benchUrl: string, service: Service) {
     await service.restart();
     memory = await memoryCell(serviceRenderer(baseUrl, memoryKeys), service.pids);
   }
-  printTargets(cells, batch, large, memory, saved);
+  printTargets(cells, batch, large, memory, saved, paged);
 }
 
 /** One cell of the table: the four ways of rendering one fixture at one concurrency, with the CPU each part spent per render. */
@@ -255,7 +262,7 @@ function printCpuRatios(cells: CellResult[]) {
 }
 
 /** The performance targets, each with what this run measured and whether it is met. */
-function printTargets(cells: CellResult[], batch: BatchResult | undefined, large: LargeResult | undefined, memory: MemoryResult | undefined, saved?: SavedResult) {
+function printTargets(cells: CellResult[], batch: BatchResult | undefined, large: LargeResult | undefined, memory: MemoryResult | undefined, saved?: SavedResult, paged?: PagedResult) {
   const rows: [string, string, boolean][] = [];
   const cell = (prefix: string, concurrency: number) => cells.find((each) => each.fixture.startsWith(prefix) && each.concurrency === concurrency);
   const ratio = (value: number) => value.toFixed(2);
@@ -294,6 +301,17 @@ function printTargets(cells: CellResult[], batch: BatchResult | undefined, large
     const extra = saved.webSavedMs - saved.webRawMs;
     rows.push([`saved template's web CPU per render <= raw HTML's + ${savedTargets.webExtraMs} ms`, `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} ms`, extra <= savedTargets.webExtraMs]);
     rows.push([`saved template's 1,000 batch rows / 1,000 raw singles >= ${savedTargets.batchOverSingles}`, ratio(saved.batchOverSingles), saved.batchOverSingles >= savedTargets.batchOverSingles]);
+  }
+  if (paged) {
+    const failed = paged.failures > 0 ? ` (${paged.failures} renders failed)` : '';
+    const bookRatio = paged.bookPagedMs / paged.bookPlainMs;
+    rows.push([`paged book (${paged.bookPages} pages) opted in <= ${pagedTargets.bookRatio}x its plain print, conc 1`, `${ratio(bookRatio)}${failed}`, bookRatio <= pagedTargets.bookRatio && paged.failures === 0]);
+    const extra = paged.invoicePagedMs - paged.invoicePlainMs;
+    rows.push([
+      `invoice PDF opted in to paged media <= plain + ${pagedTargets.invoiceExtraMs} ms, conc 1`,
+      `${extra >= 0 ? '+' : ''}${extra.toFixed(1)} ms${failed}`,
+      extra <= pagedTargets.invoiceExtraMs && paged.failures === 0,
+    ]);
   }
   console.log('Targets, as measured in this run:');
   for (const [target, measured, met] of rows) console.log(`  ${met ? 'met    ' : 'not met'}  ${target}: ${measured}`);
