@@ -22,16 +22,73 @@ const expectedText: Record<string, string[]> = {
   certificate: ['Amara Okafor', 'Programme Director'],
   'multilingual-certificate': ['Amara Okafor', '山田 花子', 'Ζωή Παπαδοπούλου', 'Иван Петров', '김민준', 'Page 7 of 7'],
   'report-cover': ['Sustainability and Performance 2025', 'April 2026', 'CONFIDENTIAL: NOT FOR DISTRIBUTION'],
+  'annual-report': ['The board of directors', 'Contents', 'Reserves and risk', '£1.02 million'],
 };
 
 /** Pages of a PDF starter's sample render: one unless named here. */
-const expectedPages: Record<string, number> = { 'multilingual-certificate': 7 };
+const expectedPages: Record<string, number> = { 'multilingual-certificate': 7, 'annual-report': 9 };
+
+interface ReportChapter {
+  title: string;
+  sections: { id: string; title: string; paragraphs: { footnote?: string; see?: { section: string } }[] }[];
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const squeeze = (text: string) => text.replace(/\s+/g, ' ');
+const firstLine = (page: string) => page.split('\n').find((line) => line.trim()) ?? '';
+
+/**
+ * The annual report is laid out by Paged.js: its contents list each chapter and section at the
+ * page its heading is really on, each "see page N" names its section's page, every page after
+ * the cover carries the running head, and each footnote is printed once, numbered in order.
+ */
+function checkAnnualReport(pages: string[], data: Record<string, unknown>) {
+  const chapters = data.chapters as ReportChapter[];
+  const runningTitle = (data.title as string).toUpperCase();
+  const contents = pages.findIndex((text) => /^\s*Contents\s*$/m.test(text));
+  expect(contents).toBe(1);
+  // the pages, other than the contents, where a line reads exactly this heading
+  const headingPages = (heading: string) => pages.flatMap((text, index) => (index !== contents && new RegExp(`^\\s*${heading}\\s*$`, 'm').test(text) ? [index + 1] : []));
+  const listedAt = (entry: string) => Number(new RegExp(`^\\s*${entry}\\s+(\\d+)\\s*$`, 'm').exec(pages[contents]!)?.[1]);
+  const sectionPages = new Map<string, number>();
+  chapters.forEach((chapter, c) => {
+    const start = headingPages(escape(chapter.title));
+    expect(start, chapter.title).toHaveLength(1);
+    expect(listedAt(`${c + 1}\\s+${escape(chapter.title)}`), chapter.title).toBe(start[0]);
+    expect(firstLine(pages[start[0]! - 1]!)).toContain(chapter.title.toUpperCase());
+    chapter.sections.forEach((section, s) => {
+      const heading = `${c + 1}\\.${s + 1}\\s+${escape(section.title)}`;
+      const on = headingPages(heading);
+      expect(on, section.title).toHaveLength(1);
+      expect(listedAt(heading), section.title).toBe(on[0]);
+      sectionPages.set(section.id, on[0]!);
+    });
+  });
+  const paragraphs = chapters.flatMap((chapter) => chapter.sections.flatMap((section) => section.paragraphs));
+  const said = [...squeeze(pages.join(' ')).matchAll(/\(see page (\d+)\)/g)].map((match) => Number(match[1]));
+  expect(said).toEqual(paragraphs.flatMap((paragraph) => (paragraph.see ? [sectionPages.get(paragraph.see.section)] : [])));
+  // the cover has no running head; every other page has it, and its number at the foot
+  expect(pages[0]).not.toContain(runningTitle);
+  pages.slice(1).forEach((text, index) => {
+    expect(firstLine(text)).toContain(runningTitle);
+    expect(text.trimEnd().split('\n').at(-1)!.trim()).toBe(String(index + 2));
+  });
+  const notes = paragraphs.flatMap((paragraph) => (paragraph.footnote ? [paragraph.footnote] : []));
+  expect(notes.length).toBeGreaterThan(0);
+  notes.forEach((note, index) => {
+    const on = pages.filter((text) => squeeze(text).includes(`${index + 1}. ${note.slice(0, 40)}`));
+    expect(on, note).toHaveLength(1);
+  });
+}
+
+/** What a PDF starter's render must show page by page, read from the same file (pages split by pdftotext's form feeds). */
+const pageChecks: Record<string, (pages: string[], data: Record<string, unknown>) => void> = { 'annual-report': checkAnnualReport };
 
 describe('starter gallery', () => {
   it('has at least the six kinds the dashboard promises, each with a unique id, tags and a schema', () => {
     const starters = listStarters();
     expect(starters.map((starter) => starter.id)).toEqual(
-      expect.arrayContaining(['invoice', 'receipt', 'certificate', 'social-card', 'event-ticket', 'report-cover']),
+      expect.arrayContaining(['invoice', 'receipt', 'certificate', 'social-card', 'event-ticket', 'report-cover', 'annual-report']),
     );
     expect(new Set(starters.map((starter) => starter.id)).size).toBe(starters.length);
     for (const starter of starters) {
@@ -59,6 +116,7 @@ describe('starter gallery', () => {
         expect([info.width, info.height].map(Math.round)).toEqual((pdf.landscape ? [height, width] : [width, height]).map((mm) => Math.round(points(mm))));
         const text = pdfText(file.bytes).replace(/\s+/g, ' ');
         for (const words of expectedText[starter.id] ?? []) expect(text).toContain(words);
+        pageChecks[starter.id]?.(pdfText(file.bytes).split('\f').slice(0, -1), starter.sampleData);
         return;
       }
       const { format, width, height } = starter.output;

@@ -1,3 +1,4 @@
+import { annualReportStarter } from './annual-report.ts';
 import { certificateStarter } from './certificate.ts';
 import { eventTicketStarter } from './event-ticket.ts';
 import { invoiceStarter } from './invoice.ts';
@@ -16,4 +17,5 @@ export const starters: readonly Starter[] = [
   socialCardStarter,
   eventTicketStarter,
   reportCoverStarter,
+  annualReportStarter,
 ];
