@@ -1,10 +1,9 @@
 import type { ServiceContext } from '../shared/context.ts';
-import { provenanceKeyPlace } from './provenance-key.ts';
+import { provenanceKeyPlace, provenanceKeySetting } from './provenance-key.ts';
 import { openSecret, type SealedPlace, sealSecret, sealedWithCurrent, secretsKeys, webhookSecretPlace } from './sealed-secrets.ts';
-import { signingSecretPlace } from './signing-secret.ts';
 
 export interface ResealSecretsResult {
-  /** Stored secrets looked at (a webhook's current and previous secret count once each, the provenance key and the link signing secret). */
+  /** Stored secrets looked at (a webhook's current and previous secret count once each, and the provenance key). */
   checked: number;
   /** Of them, those rewritten: plain values, values sealed before they were bound to their row (v1), and values sealed under the previous key. */
   resealed: number;
@@ -16,9 +15,9 @@ export interface ResealSecretsResult {
 const pageSize = 500;
 
 /**
- * Seals every stored secret (webhook signing secrets, the service's provenance key and link
- * signing secret) under the current key, bound to its row (`svc secrets reseal`, and at each
- * `npm start`): webhook secrets and the link signing secret stored plain before sealing existed or sealed as v1 before binding, and values sealed
+ * Seals every stored secret (webhook signing secrets, the service's provenance key) under the
+ * current key, bound to its row (`svc secrets reseal`, and at each `npm start`): webhook
+ * secrets stored plain before sealing existed or sealed as v1 before binding, and values sealed
  * under SVC_SECRETS_KEY_PREVIOUS after a rotation, after which the previous key can be dropped. Each
  * row is rewritten only if it still holds what was read, so a rotation racing the reseal is
  * never undone. A value neither key opens is left as it is and counted. Running it again
@@ -61,11 +60,10 @@ export async function resealSecrets(ctx: ServiceContext): Promise<ResealSecretsR
       if (updated.count > 0) resealed += Number(secret !== row.secret) + Number(previousSecret !== row.previousSecret);
     }
   }
-  for (const place of [provenanceKeyPlace, signingSecretPlace]) {
-    const setting = await ctx.db.serviceSetting.findUnique({ where: { key: place.rowId } });
-    if (!setting) continue;
+  const setting = await ctx.db.serviceSetting.findUnique({ where: { key: provenanceKeySetting } });
+  if (setting) {
     checked += 1;
-    const value = reseal(setting.value, place);
+    const value = reseal(setting.value, provenanceKeyPlace);
     if (value !== setting.value) {
       resealed += (await ctx.db.serviceSetting.updateMany({ where: { key: setting.key, value: setting.value }, data: { value } })).count;
     }

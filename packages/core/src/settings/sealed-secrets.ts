@@ -19,10 +19,7 @@ const nonceBytes = 12;
 const tagBytes = 16;
 
 /** The kinds of sealed secret, each named in the associated data of its values. */
-export type SealedKind = 'webhook signing secret' | 'provenance key' | 'link signing secret';
-
-/** Kinds stored plain before sealing existed: a plain value of theirs is answered until a reseal rewrites it. */
-const storedPlainBefore: ReadonlySet<SealedKind> = new Set(['webhook signing secret', 'link signing secret']);
+export type SealedKind = 'webhook signing secret' | 'provenance key';
 
 /**
  * Where a sealed value belongs: its kind and the id of its row (a webhook's id; a service
@@ -112,15 +109,14 @@ export function sealSecret(keys: SecretsKeys, secret: string, place: SealedPlace
 
 /**
  * The secret of a stored value in its place: opened with the current key, else the previous
- * one. Webhook signing secrets stored before sealing (plain) or before binding (v1), and a
- * link signing secret stored plain, are answered too, until a reseal rewrites them; no other
- * kind ever had such values. A value
+ * one. Webhook signing secrets stored before sealing (plain) or before binding (v1) are
+ * answered too, until a reseal rewrites them; no other kind ever had such values. A value
  * that opens with neither key, or not in this place, throws: a lost or wrong key, or a value
  * moved from another row.
  */
 export function openSecret(keys: SecretsKeys, stored: string, place: SealedPlace): string {
   const legacy = place.kind === 'webhook signing secret';
-  if (!isSealed(stored) && storedPlainBefore.has(place.kind)) return stored;
+  if (!isSealed(stored) && legacy) return stored;
   const v2 = stored.startsWith(sealedPrefix);
   if (!v2 && !(legacy && stored.startsWith(legacySealedPrefix))) throw new Error(`a stored ${place.kind} is not sealed`);
   const raw = Buffer.from(stored.slice(stored.indexOf('.') + 1), 'base64');
