@@ -29,6 +29,10 @@ export class BrowserInstance {
   /** no new jobs; closes once in-flight jobs are done */
   retiring = false;
   #stopping: Promise<void> | null = null;
+  /** set before the service itself ends the browser (stop, or the sweep after a loss) */
+  #endedByService = false;
+  /** true once the launcher has exited from a signal the service did not send */
+  #launcherKilled: Promise<boolean> = Promise.resolve(false);
 
   private constructor(browser: Browser, userDataDir: string) {
     this.browser = browser;
@@ -72,7 +76,12 @@ export class BrowserInstance {
       instance.#stopping = instance.#sweep();
       options.onDisconnect(instance);
     };
-    browser.process()?.once('exit', gone);
+    const launcher = browser.process();
+    if (launcher) {
+      // registered before `gone`, whose sweep signals the group: a signal seen here first came from outside
+      instance.#launcherKilled = new Promise((resolve) => launcher.once('exit', (_code, signal) => resolve(signal !== null && !instance.#endedByService)));
+    }
+    launcher?.once('exit', gone);
     browser.once('disconnected', gone);
     return instance;
   }
@@ -81,8 +90,19 @@ export class BrowserInstance {
     return this.#stopping === null && this.browser.connected;
   }
 
+  /**
+   * Whether the browser was ended from outside: its launcher killed by a signal the service did
+   * not send (an operator's kill, not a crash of Chromium, which ends the launcher with an exit
+   * code). Nothing a page does can signal the launcher, which runs outside the sandbox. Waits
+   * up to `waitMs` for the launcher's exit; false if it has not exited by then.
+   */
+  killedFromOutside(waitMs: number): Promise<boolean> {
+    return withDeadline(this.#launcherKilled, waitMs, () => false);
+  }
+
   /** Polite close, then make sure: kill whatever is left of the process group, drop the profile. */
   stop(): Promise<void> {
+    this.#endedByService = true;
     this.#stopping ??= this.#closeThenSweep();
     return this.#stopping;
   }
@@ -93,6 +113,7 @@ export class BrowserInstance {
   }
 
   async #sweep(): Promise<void> {
+    this.#endedByService = true;
     // puppeteer starts the sandbox (bubblewrap, Chromium below it) as a process group leader;
     // a crash of the main process can leave zygote, renderer or utility children behind, which
     // the group kill collects

@@ -29,6 +29,8 @@ export interface JobRunnerOptions {
  * What the work tells the runner about its progress. Until the job's own content goes into
  * the page, nothing of the customer's has run: a browser lost before that is the pool's fault
  * (a browser that died a moment before it was handed out), and the job runs again on a new one.
+ * So does a job at any stage whose browser was killed from outside (its launcher signalled by
+ * someone other than the service): the customer's content cannot reach the launcher.
  */
 export interface JobProgress {
   /** the job's content goes into the page now; from here on a lost browser fails the job */
@@ -38,8 +40,11 @@ export interface JobProgress {
 /** What a job does in the sandbox it is lent. */
 export type JobWork<T> = (sandbox: Sandbox, progress: JobProgress) => Promise<T>;
 
-/** A job whose browser went away before its content loaded runs again this many times at most. */
-const RETRIES_BEFORE_CONTENT = 2;
+/** A job whose browser went away through no fault of its content runs again this many times at most. */
+const RETRIES_AFTER_LOSS = 2;
+
+/** How long a job that lost its browser waits to learn how the launcher ended (it is being swept). */
+const LAUNCHER_EXIT_WAIT_MS = 3_000;
 
 interface Settle<T> {
   resolve: (value: T) => void;
@@ -100,9 +105,9 @@ export class JobRunner {
     try {
       for (let attempt = 0; ; attempt += 1) {
         if (this.#closed) throw new RenderError('internal_failure', 'renderer_closed');
-        const again = await this.#attempt(job, work, settle, { deadline, logger, mayRetry: attempt < RETRIES_BEFORE_CONTENT });
+        const again = await this.#attempt(job, work, settle, { deadline, logger, mayRetry: attempt < RETRIES_AFTER_LOSS });
         if (!again) return;
-        logger.info('render retried on a new browser', { reason: 'its browser went away before the content loaded', attempt: attempt + 1 });
+        logger.info('render retried on a new browser', { reason: again, attempt: attempt + 1 });
       }
     } catch (error) {
       settle.reject(error);
@@ -114,15 +119,15 @@ export class JobRunner {
 
   /**
    * One try in one sandbox: the job is answered as soon as its work ends, and the sandbox goes
-   * back to the stock while the job still holds its slot. True: the browser went away before
-   * the job's content loaded and the job may run again, so it is not answered yet.
+   * back to the stock while the job still holds its slot. A reason: the browser went away
+   * through no fault of the job's content and the job may run again, so it is not answered yet.
    */
   async #attempt<T>(
     job: JobOptions,
     work: JobWork<T>,
     settle: Settle<T>,
     { deadline, logger, mayRetry }: { deadline: Deadline; logger: RendererLogger; mayRetry: boolean },
-  ): Promise<boolean> {
+  ): Promise<string | null> {
     const taking = this.#stock.take(job.tenant);
     const stocked = await deadline.race(taking).catch((error: unknown) => {
       // a sandbox that opens after all is nobody's
@@ -139,13 +144,16 @@ export class JobRunner {
     try {
       settle.resolve(await deadline.race(work(sandbox, { loadingContent: () => (contentLoading = true) })));
       succeeded = true;
-      return false;
+      return null;
     } catch (error) {
       if (deadline.passed) logger.warn('render timed out', { code: 'render_timeout', timeoutMs: job.timeoutMs, phase: 'rendering', pid: instance.pid });
       const failure = browserFailure(error, instance);
-      if (mayRetry && !contentLoading && !deadline.passed && failure.code === 'browser_crashed') return true;
+      if (mayRetry && !deadline.passed && failure.code === 'browser_crashed') {
+        if (!contentLoading) return 'its browser went away before the content loaded';
+        if (await instance.killedFromOutside(LAUNCHER_EXIT_WAIT_MS)) return 'its browser was killed from outside';
+      }
       settle.reject(failure);
-      return false;
+      return null;
     } finally {
       await this.#stock.giveBack(job.tenant, stocked, succeeded);
     }
