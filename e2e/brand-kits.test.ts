@@ -1,8 +1,7 @@
 // Brand kits: create, list, read, change, archive and restore; plan limits (the contract's brand kit resource, archive lifecycle, routes and limits).
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, expectError, newAccount, type TestAccount } from './support/api.ts';
+import { svc } from './support/cli.ts';
 import { securitySuite } from './support/security.ts';
 
 const missingId = `kit_${'0'.repeat(32)}`;
@@ -127,13 +126,8 @@ describe('brand kit plan limits', () => {
     for (let index = 0; index < 5; index += 1) kits.push(await create(account.apiKey, { name: `Kit ${index}` }));
     expectError(await api('/v1/brand-kits', { method: 'POST', key: account.apiKey, body: { name: 'Sixth' } }), 409, 'brand_kit_limit');
 
-    const root = fileURLToPath(new URL('..', import.meta.url));
-    const moved = spawnSync('npm', ['run', 'svc', '--', 'account', 'plan', account.accountId, '--plan', 'free', '--json'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
-      encoding: 'utf8',
-    });
-    expect(moved.status, moved.stderr).toBe(0);
+    const moved = await svc(['account', 'plan', account.accountId, '--plan', 'free', '--json']);
+    expect(moved.code, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout.trim().split('\n').at(-1)!)).toEqual({ account_id: account.accountId, plan: 'free' });
 
     expect((await api('/v1/brand-kits', { key: account.apiKey })).body.items).toHaveLength(5);

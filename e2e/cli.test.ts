@@ -1,39 +1,20 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { isSealed, openSecret, secretsKeys, webhookSecretPlace } from '../packages/core/src/settings/sealed-secrets.ts';
 import { api, expectError, newAccount, serviceDb } from './support/api.ts';
+import { svc } from './support/cli.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = join(root, '.data/test-files');
 
-/**
- * Runs the CLI without blocking the event loop: a synchronous spawn held it for the whole run,
- * so a keep-alive connection the server closed meanwhile was reused by the next request. Each
- * run starts a process of its own (tens of seconds on a busy machine), hence the long bounds.
- */
-function svc(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('npm', ['run', 'svc', '--', ...args], {
-    cwd: root,
-    // the data directory of the service under test, so the CLI holds the key it seals with
-    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl'), SVC_DATA_DIR: dataDir },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// the data directory of the service under test, so the CLI holds the key it seals with
+const svcOf = (...args: string[]) => svc(args, { env: { SVC_DATA_DIR: dataDir } });
 
 describe('operator CLI', () => {
   it('creates an account printing exactly one JSON object with a working key', async () => {
-    const created = await svc('account', 'create', '--plan', 'scale', '--credits', '1000', '--json');
+    const created = await svc(['account', 'create', '--plan', 'scale', '--credits', '1000', '--json'], { env: { SVC_DATA_DIR: dataDir }, viaNpm: true });
     expect(created.code).toBe(0);
     const lines = created.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -42,16 +23,16 @@ describe('operator CLI', () => {
     expect(parsed.api_key).toMatch(/^svc_sk_v1_[0-9a-f]{64}$/);
     expect((await api('/v1/keys', { key: parsed.api_key })).status).toBe(200);
 
-    const shown = JSON.parse((await svc('account', 'show', parsed.account_id, '--json')).stdout);
+    const shown = JSON.parse((await svcOf('account', 'show', parsed.account_id, '--json')).stdout);
     expect(shown).toMatchObject({ account_id: parsed.account_id, plan: 'scale', status: 'active' });
     expect(shown.balances).toEqual({ free_monthly: 0, trial: 1000, pack: 0, subscription: 0 });
 
-    expect((await svc('credits', 'grant', parsed.account_id, '25', '--bucket', 'pack')).code).toBe(0);
-    expect(JSON.parse((await svc('account', 'show', parsed.account_id, '--json')).stdout).balances.pack).toBe(25);
+    expect((await svcOf('credits', 'grant', parsed.account_id, '25', '--bucket', 'pack')).code).toBe(0);
+    expect(JSON.parse((await svcOf('account', 'show', parsed.account_id, '--json')).stdout).balances.pack).toBe(25);
 
-    expect((await svc('account', 'suspend', parsed.account_id)).code).toBe(0);
+    expect((await svcOf('account', 'suspend', parsed.account_id)).code).toBe(0);
     expectError(await api('/v1/keys', { key: parsed.api_key }), 403, 'account_suspended');
-    expect((await svc('account', 'unsuspend', parsed.account_id)).code).toBe(0);
+    expect((await svcOf('account', 'unsuspend', parsed.account_id)).code).toBe(0);
     expect((await api('/v1/keys', { key: parsed.api_key })).status).toBe(200);
   }, 300_000);
 
@@ -63,12 +44,12 @@ describe('operator CLI', () => {
       ['account', 'plan', 'acct_x', '--plan', 'gold'],
       ['account', 'fly'],
     ]) {
-      const result = await svc(...args);
+      const result = await svcOf(...args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('usage');
     }
-    const unknown = await svc('account', 'show', `acct_${'0'.repeat(32)}`, '--json');
+    const unknown = await svcOf('account', 'show', `acct_${'0'.repeat(32)}`, '--json');
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
   }, 300_000);
@@ -80,7 +61,7 @@ describe('operator CLI', () => {
     // a row as an earlier version stored it
     await serviceDb().webhook.update({ where: { id: created.body.id }, data: { secret: created.body.secret } });
 
-    const first = await svc('secrets', 'reseal', '--json');
+    const first = await svcOf('secrets', 'reseal', '--json');
     expect(first.code, first.stderr).toBe(0);
     const result = JSON.parse(first.stdout.trim().split('\n').at(-1)!);
     expect(result.resealed).toBeGreaterThanOrEqual(1);
@@ -92,7 +73,7 @@ describe('operator CLI', () => {
     const keys = secretsKeys({ key: readFileSync(join(dataDir, 'secrets.key'), 'utf8'), keyFile: join(dataDir, 'secrets.key') });
     expect(openSecret(keys, row.secret, webhookSecretPlace(row.id))).toBe(created.body.secret);
 
-    const again = JSON.parse((await svc('secrets', 'reseal', '--json')).stdout.trim().split('\n').at(-1)!);
+    const again = JSON.parse((await svcOf('secrets', 'reseal', '--json')).stdout.trim().split('\n').at(-1)!);
     expect(again.resealed).toBe(0);
     expect((await serviceDb().webhook.findUniqueOrThrow({ where: { id: created.body.id } })).secret).toBe(row.secret);
     expect((await api(`/v1/webhooks/${created.body.id}`, { key: account.apiKey })).status).toBe(200);

@@ -1,22 +1,11 @@
 // The internal GraphQL API admits operator tokens only, and refuses abusive queries.
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, newAccount, serviceDb } from './support/api.ts';
+import { svc } from './support/cli.ts';
 import { expectUnauthenticated, gql, gqlData, gqlError, operatorToken } from './support/graphql.ts';
 import { signIn } from './support/sessions.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const query = 'query { serviceStatus { backlog } }';
-
-function svc(...args: string[]) {
-  const result = spawnSync('npm', ['run', '--silent', 'svc', '--', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
-    encoding: 'utf8',
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 let token: string;
 beforeAll(async () => {
@@ -25,7 +14,7 @@ beforeAll(async () => {
 
 describe('GraphQL authentication', () => {
   it('a token made by the CLI works until the CLI revokes it; it is printed once and stored as a hash', async () => {
-    const created = svc('operator', 'token', 'create', '--name', 'support desk', '--json');
+    const created = await svc(['operator', 'token', 'create', '--name', 'support desk', '--json']);
     expect(created.code, created.stderr).toBe(0);
     const lines = created.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -38,12 +27,12 @@ describe('GraphQL authentication', () => {
     expect(stored.name).toBe('support desk');
     expect(JSON.stringify(stored)).not.toContain(printed.token.slice(10));
 
-    const revoked = svc('operator', 'token', 'revoke', printed.id, '--json');
+    const revoked = await svc(['operator', 'token', 'revoke', printed.id, '--json']);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(JSON.parse(revoked.stdout)).toMatchObject({ id: printed.id, revoked_at: expect.any(String) });
     expectUnauthenticated(await gql(query, { token: printed.token }));
-    expect(svc('operator', 'token', 'revoke', 'optok_00000000000000000000000000000000').code).toBe(1);
-    expect(svc('operator', 'token', 'create').code).toBe(2);
+    expect((await svc(['operator', 'token', 'revoke', 'optok_00000000000000000000000000000000'])).code).toBe(1);
+    expect((await svc(['operator', 'token', 'create'])).code).toBe(2);
   }, 120_000);
 
   it('no token, another scheme, a malformed or unknown token, an API key and a session cookie all answer 401 UNAUTHENTICATED', async () => {

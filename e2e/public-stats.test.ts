@@ -1,20 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { listStarters } from '@svc/core';
 import { computePublicStats } from '../packages/core/src/status/get-public-stats.ts';
 import { recordHeartbeat } from '../packages/core/src/status/record-heartbeat.ts';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, serviceContext, serviceDb } from './support/api.ts';
+import { svc } from './support/cli.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-
-function svc(...args: string[]) {
-  return spawnSync('npm', ['run', '--silent', 'svc', '--', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
-    encoding: 'utf8',
-  });
-}
 
 describe('GET /v1/public-stats', () => {
   it('answers without auth, cached five minutes, with the PublicStats shape', async () => {
@@ -59,9 +49,9 @@ describe('GET /v1/public-stats', () => {
     const later = await computePublicStats({ ...ctx, clock: () => new Date(start + 130 * 60_000) });
     expect(later.status).toBe('downtime');
 
-    expect(svc('status', 'maintenance', 'on', '--json').status).toBe(0);
+    expect((await svc(['status', 'maintenance', 'on', '--json'])).code).toBe(0);
     expect((await computePublicStats(ctx)).status).toBe('maintenance');
-    expect(svc('status', 'maintenance', 'off').status).toBe(0);
+    expect((await svc(['status', 'maintenance', 'off'])).code).toBe(0);
     await recordHeartbeat(ctx, 'worker');
     expect((await computePublicStats(ctx)).status).not.toBe('maintenance');
   }, 120_000);

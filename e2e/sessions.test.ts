@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { createSignInLink } from '@svc/core';
 import { sessionIdleTimeoutMs } from '../packages/core/src/auth/session-rules.ts';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, baseUrl, expectError, newAccount, serviceContext, serviceDb, suspend } from './support/api.ts';
+import { svc } from './support/cli.ts';
 import { openLink, sessionCookieFrom, sessionHeaders, signIn, signInForm, signInPath } from './support/sessions.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const preview = { source: '<p>{{ name }}</p>', data: { name: 'Ada' } };
 
 describe('sign-in links and sessions', () => {
@@ -247,12 +245,8 @@ describe('sign-in links and sessions', () => {
 
   it('`svc account sign-in-link` prints exactly {url, expires_at} for a 15-minute one-use link', async () => {
     const account = await newAccount();
-    const result = spawnSync('npm', ['run', '--silent', 'svc', '--', 'account', 'sign-in-link', account.accountId, '--json'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl'), SVC_PUBLIC_URL: 'https://svc.example' },
-      encoding: 'utf8',
-    });
-    expect(result.status).toBe(0);
+    const result = await svc(['account', 'sign-in-link', account.accountId, '--json'], { env: { SVC_PUBLIC_URL: 'https://svc.example' } });
+    expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const printed = JSON.parse(lines[0]!);

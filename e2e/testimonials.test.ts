@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { type Challenge, solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { DEFAULT_CHROMIUM_PATH, headlessMode } from '@svc/renderer';
 import puppeteer from 'puppeteer-core';
-import { beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { api, baseUrl, expectError, serviceDb } from './support/api.ts';
+import { svc } from './support/cli.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const origin = () => new URL(baseUrl()).origin;
 
 /** What the widget does: fetch a challenge, solve it, submit the base64 JSON payload. */
@@ -42,12 +40,8 @@ describe('POST /v1/testimonials', () => {
     const created = await submit(testimonial(await solvedToken()));
     expect(created.status).toBe(201);
     expect(created.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    const listed = spawnSync('npm', ['run', '--silent', 'svc', '--', 'testimonials', 'list', '--json'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: inject('httpDatabaseUrl') },
-      encoding: 'utf8',
-    });
-    expect(listed.status).toBe(0);
+    const listed = await svc(['testimonials', 'list', '--json']);
+    expect(listed.code).toBe(0);
     const lines = listed.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
     const printed = JSON.parse(lines[0]!);

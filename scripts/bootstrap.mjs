@@ -271,8 +271,9 @@ function parentId() {
   }
 }
 
-function exec(args, extraEnv = {}) {
-  const result = spawnSync(pnpmBin, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+/** Runs a TypeScript entry point with tsx in a Node of this one's version, and exits with its code. */
+function exec(script, args, extraEnv = {}) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
   process.exit(result.status ?? 1);
 }
 
@@ -315,19 +316,19 @@ switch (command) {
     runTests(rest);
     break;
   case 'svc':
-    exec(['exec', 'tsx', 'apps/cli/src/main.ts', ...rest]);
+    exec('apps/cli/src/main.ts', rest);
     break;
   case 'bench':
     ensureSystemPackages();
     ensureWebBuild();
     await ensureServiceBuild();
-    exec(['exec', 'tsx', 'bench/run.ts', ...rest], { NODE_ENV: 'production' });
+    exec('bench/run.ts', rest, { NODE_ENV: 'production' });
     break;
   case 'soak':
     ensureSystemPackages();
     ensureWebBuild();
     await ensureServiceBuild();
-    exec(['exec', 'tsx', 'bench/soak/run.ts', ...rest], { NODE_ENV: 'production' });
+    exec('bench/soak/run.ts', rest, { NODE_ENV: 'production' });
     break;
   default:
     process.stderr.write('usage: node scripts/bootstrap.mjs start|test|svc|bench|soak\n');
