@@ -310,7 +310,10 @@ switch (command) {
   case 'test':
     ensureSystemPackages();
     ensureWebBuild();
-    // the web and worker builds are made by the suite's global setup (e2e/support/global-setup.ts)
+    // the suite's global setup builds the web and worker processes again whatever the stamp
+    // (e2e/support/global-setup.ts), so a run of vitest alone tests the sources as they are;
+    // the stamp made here spares each `npm start` the suite runs a build of its own
+    await ensureServiceBuild();
     log('type-checking the workspace');
     run(pnpmBin, ['exec', 'tsc', '-p', '.', '--noEmit']);
     runTests(rest);
