@@ -141,7 +141,7 @@ export type ReportTiming = z.infer<typeof Timing>;
 
 const Paged = z
   .strictObject({
-    pages: z.int().min(0).meta({ description: 'Pages the layout made.' }),
+    pages: z.int().min(0).meta({ description: "Pages printed: laid out by the paged-media engine, or by Chromium's printer where the document uses nothing only the engine does." }),
     footnotes: z.int().min(0).meta({ description: 'Footnotes placed at the foot of a page.' }),
     references: z.int().min(0).meta({ description: 'target-counter() and target-text() references resolved.' }),
     unresolved: z.int().min(0).meta({ description: 'References whose target is not in the document (each an unresolved_reference problem).' }),

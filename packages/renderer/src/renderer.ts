@@ -95,6 +95,8 @@ export class Renderer implements RenderEngine {
       );
       // outside the pool slot: post-processing needs no browser (the report's look at the page goes on meanwhile)
       const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));
+      // a paged document's pages as printed (the engine's count, or Chromium's where it laid it out)
+      if (found.findings.paged) found.findings.paged.pages = pageCount;
       await found.complete();
       return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };
     } catch (error) {

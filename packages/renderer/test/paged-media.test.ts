@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { EffectiveViewport, PdfOptions, RenderError, RenderOutput } from '@svc/contracts';
+import { needsPagedEngine } from '../src/browser/paged-media.ts';
 import { Renderer } from '../src/index.ts';
 import { BOOK_TITLE, pagedBook, pagesOf, readBook } from './support/paged-book.ts';
 
@@ -142,6 +143,89 @@ test('a reference to a target the document does not hold is reported unresolved,
   expect(output.findings.problems).toEqual([{ type: 'unresolved_reference', selector: '#stray', target: '#missing' }]);
   // what the page shows for it
   expect(allText(output.bytes)).toContain('Nowhere on page 0');
+});
+
+/**
+ * An opted-in document whose style needs nothing only the engine lays out: margin boxes with
+ * page counters, named pages, breaks. `engine` adds a rule only the engine follows (a string-set
+ * on an element the document does not hold), which changes nothing on the page.
+ */
+const plainPaged = ({ engine = false, page = '' } = {}) => `<!doctype html><html><head>
+<meta name="svc-paged" content="on">
+<style>${page}
+@page { @top-right { content: "Field notes"; } @bottom-center { content: "page " counter(page) " of " counter(pages); } }
+@page appendix { @top-right { content: "Appendix"; } }
+.appendix { page: appendix; break-before: page; }
+p { font: 12pt/1.5 serif; margin: 0 0 8pt; } ${engine ? 'h6 { string-set: nothing content(text); }' : ''}</style></head><body>
+${Array.from({ length: 40 }, (_, index) => `<p>Paragraph ${index + 1}. ${'The survey walked the ridge and counted what it found there. '.repeat(4)}</p>`).join('\n')}
+<div class="appendix"><p>Appendix: the tally, as counted.</p></div>
+</body></html>`;
+
+describe('an opted-in document that needs nothing only the engine lays out', () => {
+  test('prints as the engine would: the same pages, sizes and text, margin boxes and page counters included', async () => {
+    const [native, engine] = await Promise.all([render(plainPaged()), render(plainPaged({ engine: true }))]);
+    expect(native.pageCount).toBeGreaterThanOrEqual(3);
+    expect(native.pageCount).toBe(engine.pageCount);
+    // the engine's default page: US Letter, whatever the request asked for (A4)
+    expect(pageSizes(native.bytes, native.pageCount!)).toEqual(pageSizes(engine.bytes, engine.pageCount!));
+    expect(pageSizes(native.bytes, 1)).toEqual([[612, 792]]);
+    const pageText = (bytes: Buffer, page: number) =>
+      execFileSync('pdftotext', ['-f', String(page), '-l', String(page), '-', '-'], { input: bytes }).toString().replace(/\s+/g, ' ').trim();
+    for (let page = 1; page <= native.pageCount!; page += 1) {
+      const text = pageText(native.bytes, page);
+      expect(text).toBe(pageText(engine.bytes, page));
+      expect(text).toContain(`page ${page} of ${native.pageCount}`);
+      expect(text).toContain(page === native.pageCount ? 'Appendix' : 'Field notes');
+    }
+    expect(native.findings.paged).toEqual({ pages: native.pageCount, footnotes: 0, references: 0, unresolved: 0 });
+    expect(engine.findings.paged).toEqual({ pages: native.pageCount, footnotes: 0, references: 0, unresolved: 0 });
+  }, 120_000);
+
+  test("its @page size and margins win over the engine's defaults, as they would in the engine", async () => {
+    const page = '@page { size: A5; margin: 12mm 10mm; }';
+    const [native, engine] = await Promise.all([render(plainPaged({ page })), render(plainPaged({ engine: true, page }))]);
+    expect(native.pageCount).toBe(engine.pageCount);
+    expect(pageSizes(native.bytes, native.pageCount!).every(([width, height]) => width === A5[0] && height === A5[1])).toBe(true);
+    expect(allText(native.bytes).replace(/\s+/g, ' ')).toBe(allText(engine.bytes).replace(/\s+/g, ' '));
+  }, 120_000);
+
+  test('is told from one that needs the engine by its style alone', () => {
+    for (const css of [
+      '@page { size: A4; margin: 20mm; @top-center { content: "Head"; } @bottom-right { content: counter(page) " / " counter(pages); } }',
+      '@page chapter:first { margin-top: 40mm; } @page :left { margin-left: 30mm; } h1 { page: chapter; break-before: right; }',
+      'p { widows: 3; orphans: 3; break-inside: avoid; } .pages { color: red; } .string { font-weight: bold; }',
+    ]) expect(needsPagedEngine(css), css).toBe(false);
+    for (const css of [
+      'a::after { content: target-counter(attr(href), page); }',
+      'h1 { string-set: title content(text); }',
+      '@page { @top-center { content: string(title); } }',
+      'header { position: running(head); }',
+      '.fn { float: footnote; }',
+      '@page :blank { @top-center { content: none; } }',
+      '@page :nth(1) { margin-top: 0; }',
+      'h1 { counter-reset: page 1; }',
+      '@page { marks: crop cross; bleed: 3mm; }',
+      'li::after { content: leader(dotted) target-counter(attr(href), page); }',
+    ]) expect(needsPagedEngine(css), css).toBe(true);
+  });
+
+  test('a page counter reset, a :blank page or a footnote is laid out by the engine', async () => {
+    const chapters = (style: string, extra = '') => `<!doctype html><html><head><meta name="svc-paged" content="on">
+<style>@page { size: A5; margin: 15mm; @bottom-center { content: "folio " counter(page); } } ${style}</style></head><body>
+<section><h1>One</h1><p>First chapter.${extra}</p></section><section><h1>Two</h1><p>Second chapter.</p></section></body></html>`;
+    const textOf = (output: RenderOutput) => allText(output.bytes).replace(/\s+/g, ' ');
+    const [restarted, blank, footnote] = await Promise.all([
+      render(chapters('section { break-before: page; counter-reset: page 1; }')),
+      render(chapters('section + section { break-before: right; } @page :blank { @top-center { content: "Left blank"; } }')),
+      render(chapters('.note { float: footnote; }', '<span class="note">A note at the foot.</span>')),
+    ]);
+    // each chapter's folios start again at 1, where Chromium would count on
+    expect(textOf(restarted).match(/folio \d+/g)).toEqual(['folio 1', 'folio 1']);
+    // the chapter that starts on a right-hand page leaves a blank page before it, printed with its own margin box
+    expect(blank.pageCount).toBe(3);
+    expect(textOf(blank)).toContain('Left blank');
+    expect(footnote.findings.paged).toEqual({ pages: 1, footnotes: 1, references: 0, unresolved: 0 });
+  }, 120_000);
 });
 
 describe('paged-only CSS in a document that does not opt in', () => {

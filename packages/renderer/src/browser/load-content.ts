@@ -6,7 +6,7 @@ import type { FindingsCollector } from '../report/findings-collector.ts';
 import { decodeImages, MAX_DECODED_IMAGES } from './decode-images.ts';
 import { expandCodes, mayHoldCodes } from './expand-codes.ts';
 import { FIT_TEXT, fitSettings, fitText } from './fit-text.ts';
-import { mayOptInToPaged, noteFeatureWithoutOptIn, paginate } from './paged-media.ts';
+import { mayOptInToPaged, noteFeatureWithoutOptIn, type PagedLayout, paginate } from './paged-media.ts';
 import { callIsolated } from '../page/isolated-world.ts';
 import { rewriteAssetReferences } from '../page/page-resource-policy.ts';
 import { waitForReadySignal } from './ready-signal.ts';
@@ -93,15 +93,16 @@ export interface PageQuestion {
   paginates?: boolean;
 }
 
-/** The answer a load gives for a document it laid out into pages: how many, and the answer to the capture's question when it asked it. */
+/** The answer a load gives for a document that opts in to paged media: how it was laid out, and the answer to the capture's question when it asked it. */
 export interface Paginated {
-  paginated: number;
+  paginated: PagedLayout;
   answer?: unknown;
 }
 
 /** The load's answer as a paginated document's, or undefined for any other document. */
 export function asPaginated(answer: unknown): Paginated | undefined {
-  return typeof answer === 'object' && answer !== null && typeof (answer as Paginated).paginated === 'number' ? (answer as Paginated) : undefined;
+  const paginated = typeof answer === 'object' && answer !== null ? (answer as Partial<Paginated>).paginated : undefined;
+  return typeof paginated === 'object' && paginated !== null && typeof paginated.engine === 'boolean' ? (answer as Paginated) : undefined;
 }
 
 /** What loading read of the finished document: its resource hints and the capture's answer, when its last evaluation read them. */

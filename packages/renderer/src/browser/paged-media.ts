@@ -19,12 +19,43 @@ import { callIsolated, evaluateIsolated } from '../page/isolated-world.ts';
 /** Whether the HTML may hold the opt-in at all; a document that cannot is not looked at again. */
 export const mayOptInToPaged = (html: string): boolean => /svc-paged/i.test(html);
 
-/** Whether the loaded document opts in, and whether the world already holds the engine. Plain source (see select-canvas-pages.ts). */
-const PAGED_STATE = `() => ({
-  optedIn: Array.from(document.querySelectorAll('meta[name="svc-paged" i]'))
-    .some((meta) => (meta.getAttribute('content') || '').trim().toLowerCase() === 'on'),
-  loaded: typeof Paged === 'object' && typeof Paged.Previewer === 'function',
-})`;
+/**
+ * CSS only the paged layout provides (css-gcpm-3, css-page-3), as written in the HTML: a string
+ * test, so styles of asset:// files and rules a script adds are not looked at. Function names
+ * in lower case only, so that script text such as String( or createElement( is not taken for one.
+ */
+const PAGED_FEATURE = /(?<![\w-])(target-counters?\(|target-text\(|string-set|string\(|running\(|element\(|leader\()|(@footnote|::footnote-(?:call|marker))|float\s*:\s*footnote/;
+
+/**
+ * CSS that only the engine lays out: the paged-only features above, and page selectors and page
+ * counters Chromium's printer does not follow (:blank, :nth(), a page counter set or reset,
+ * crop marks and bleed). Margin boxes, counter(page) and counter(pages), named pages with
+ * :first, :left and :right, and break and widow rules Chromium prints by itself.
+ */
+const ENGINE_ONLY = new RegExp(
+  `${PAGED_FEATURE.source}|:blank\\b|:nth\\(|counter-(?:reset|increment|set)\\s*:[^;}]*\\bpages?\\b|(?<![\\w-])(?:marks|bleed)\\s*:`,
+);
+
+/** Whether style text uses CSS only the engine lays out (the test each <style> and style attribute of an opted-in document gets). */
+export const needsPagedEngine = (css: string): boolean => ENGINE_ONLY.test(css);
+
+/**
+ * Whether the loaded document opts in; whether its style needs the engine (the text of its
+ * <style> elements and style attributes, as the engine would read them, or a style sheet it
+ * links to, which is not read here); and whether the world already holds the engine. Plain
+ * source (see select-canvas-pages.ts).
+ */
+const PAGED_STATE = `() => {
+  const engineOnly = new RegExp(${JSON.stringify(ENGINE_ONLY.source)});
+  return {
+    optedIn: Array.from(document.querySelectorAll('meta[name="svc-paged" i]'))
+      .some((meta) => (meta.getAttribute('content') || '').trim().toLowerCase() === 'on'),
+    needsEngine: document.querySelector('link[rel~="stylesheet" i]') !== null
+      || Array.from(document.querySelectorAll('style')).some((style) => engineOnly.test(style.textContent || ''))
+      || Array.from(document.querySelectorAll('[style]')).some((element) => engineOnly.test(element.getAttribute('style') || '')),
+    loaded: typeof Paged === 'object' && typeof Paged.Previewer === 'function',
+  };
+}`;
 
 /**
  * Lays the document out into pages: the body goes into a template, the document's style sheets
@@ -152,13 +183,6 @@ function pagedBundle(): string {
   return bundle;
 }
 
-/**
- * CSS only the paged layout provides (css-gcpm-3, css-page-3), as written in the HTML: a string
- * test, so styles of asset:// files and rules a script adds are not looked at. Function names
- * in lower case only, so that script text such as String( or createElement( is not taken for one.
- */
-const PAGED_FEATURE = /(?<![\w-])(target-counters?\(|target-text\(|string-set|string\(|running\(|element\(|leader\()|(@footnote|::footnote-(?:call|marker))|float\s*:\s*footnote/;
-
 /** The first paged-only feature the HTML uses (target-counter(), string-set ...), or undefined. */
 export function pagedFeatureOf(html: string): string | undefined {
   const match = PAGED_FEATURE.exec(html);
@@ -173,6 +197,17 @@ export function noteFeatureWithoutOptIn(html: string, found: FindingsCollector):
   if (feature) found.problem({ type: 'paged_feature_without_opt_in', feature });
 }
 
+/**
+ * What the engine's base style sheet does to a printed document's body (no margin of its own:
+ * the page's margins are the only ones), put first so that the document's own rules win as they
+ * do over the engine's. Plain source.
+ */
+const ENGINE_BASE = `() => {
+  const style = document.createElement('style');
+  style.textContent = '@media print { body { margin: 0; padding: 0; } }';
+  document.head.prepend(style);
+}`;
+
 interface Layout {
   pages: number;
   footnotes: number;
@@ -180,23 +215,36 @@ interface Layout {
   unresolved: { selector: string; target: string }[];
 }
 
+/** How an opted-in document was laid out: by the engine (its pages made, printed edge to edge) or by Chromium's printer with the engine's page defaults. */
+export interface PagedLayout {
+  engine: boolean;
+}
+
 /**
- * Lays out a loaded document that opts in to paged media; answers the number of pages made, or
- * undefined when the document does not opt in (and nothing was changed). What the layout did
- * goes into the findings (the report's paged part, a problem for each unresolved reference).
- * The world keeps the engine once loaded (it lives as long as the page's Window and serves one
- * account), so a sandbox's next opted-in document does not load it again.
+ * Lays out a loaded document that opts in to paged media; answers how, or undefined when the
+ * document does not opt in (and nothing was changed). A document whose style uses nothing only
+ * the engine lays out (ENGINE_ONLY) is left to Chromium's printer, which prints it as the engine
+ * would (the engine's default page, the document's @page rules winning) in a fraction of the
+ * time. What the layout did goes into the findings (the report's paged part, whose page count
+ * the printed file gives; a problem for each unresolved reference). The world keeps the engine
+ * once loaded (it lives as long as the page's Window and serves one account), so a sandbox's
+ * next document that needs it does not load it again.
  */
-export async function paginate(session: CDPSession, html: string, found: FindingsCollector): Promise<number | undefined> {
+export async function paginate(session: CDPSession, html: string, found: FindingsCollector): Promise<PagedLayout | undefined> {
   if (!mayOptInToPaged(html)) return undefined;
-  const state = (await callIsolated(session, 'pagedState', PAGED_STATE, null)) as { optedIn: boolean; loaded: boolean };
+  const state = (await callIsolated(session, 'pagedState', PAGED_STATE, null)) as { optedIn: boolean; needsEngine: boolean; loaded: boolean };
   if (!state.optedIn) {
     noteFeatureWithoutOptIn(html, found);
     return undefined;
+  }
+  if (!state.needsEngine) {
+    await callIsolated(session, 'pagedBase', ENGINE_BASE, null);
+    found.findings.paged = { pages: 0, footnotes: 0, references: 0, unresolved: 0 };
+    return { engine: false };
   }
   if (!state.loaded) await evaluateIsolated(session, pagedBundle());
   const layout = (await callIsolated(session, 'paginate', PAGINATE, null)) as Layout;
   found.findings.paged = { pages: layout.pages, footnotes: layout.footnotes, references: layout.references, unresolved: layout.unresolved.length };
   for (const { selector, target } of layout.unresolved) found.problem({ type: 'unresolved_reference', selector, target });
-  return layout.pages;
+  return { engine: true };
 }

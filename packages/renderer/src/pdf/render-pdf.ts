@@ -6,6 +6,7 @@ import { pdfPasswordBytes, pdfScale, utf8Bytes } from '@svc/rules';
 import { arrangeForPrint } from '../canvas/select-canvas-pages.ts';
 import { printToPdf } from '../browser/devtools-pipe.ts';
 import { asPaginated, type PageQuestion } from '../browser/load-content.ts';
+import type { PagedLayout } from '../browser/paged-media.ts';
 import { resolveGeometry, type PageGeometry } from './page-size.ts';
 
 /**
@@ -52,19 +53,23 @@ export const beforePrint: PageQuestion = { name: 'beforePrint', source: BEFORE_P
 const EMPTY_TEMPLATE = '<span></span>';
 
 /**
- * How a document laid out into pages by the paged-media engine (browser/paged-media.ts) is
- * printed: each of its pages on a sheet of its own CSS page size, edge to edge. Its @page rules
- * made the pages, their margins and their headers and footers already, so the request's paper
- * size, orientation, margins, scale and header/footer templates do not apply (as the paper size
- * of any document's @page size would, had the printer let it win); print_background and the
- * outline still do.
+ * How a document that opts in to paged media (browser/paged-media.ts) is printed. Laid out into
+ * pages by the engine: each of its pages on a sheet of its own CSS page size, edge to edge. Its
+ * @page rules made the pages, their margins and their headers and footers already, so the
+ * request's paper size, orientation, margins, scale and header/footer templates do not apply
+ * (as the paper size of any document's @page size would, had the printer let it win);
+ * print_background and the outline still do. Left to Chromium's printer (it needs nothing only
+ * the engine does): printed with the engine's defaults (US Letter, 1 in margins), the document's
+ * @page size and margins winning where it sets them, so that both ways print the same pages.
  */
-function pagedPrint(pdf: PdfOptions, outline: boolean) {
+function pagedPrint(pdf: PdfOptions, outline: boolean, layout: PagedLayout) {
+  const margin = layout.engine ? 0 : ENGINE_DEFAULT_PAGE.marginIn;
   return {
-    marginTop: 0,
-    marginRight: 0,
-    marginBottom: 0,
-    marginLeft: 0,
+    ...(layout.engine ? {} : { paperWidth: ENGINE_DEFAULT_PAGE.widthIn, paperHeight: ENGINE_DEFAULT_PAGE.heightIn }),
+    marginTop: margin,
+    marginRight: margin,
+    marginBottom: margin,
+    marginLeft: margin,
     printBackground: pdf.print_background ?? true,
     displayHeaderFooter: false,
     preferCSSPageSize: true,
@@ -72,6 +77,9 @@ function pagedPrint(pdf: PdfOptions, outline: boolean) {
     generateDocumentOutline: outline,
   };
 }
+
+/** The page Paged.js lays out where a document's @page rules set no size or margin (its base style sheet). */
+const ENGINE_DEFAULT_PAGE = { widthIn: 8.5, heightIn: 11, marginIn: 1 };
 
 /** Checks that need no browser, so a bad request never takes a pool slot. */
 export function preparePdf(pdf: PdfOptions): PageGeometry {
@@ -101,7 +109,7 @@ export async function capturePdf(
   const paginated = asPaginated(answered);
   const outline = ((paginated ? paginated.answer : answered) ?? (await page.evaluate(BEFORE_PRINT))) === true;
   try {
-    return await printToPdf(page, session, paginated ? pagedPrint(pdf, outline) : {
+    return await printToPdf(page, session, paginated ? pagedPrint(pdf, outline, paginated.paginated) : {
       paperWidth: geometry.widthIn,
       paperHeight: geometry.heightIn,
       landscape: pdf.landscape ?? false,

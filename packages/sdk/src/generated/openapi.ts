@@ -2141,7 +2141,7 @@ export interface components {
             };
             /** @description What the paged layout did, for a PDF whose document opts in to paged media; null for any other render (absent from reports written before it was kept). */
             paged?: {
-                /** @description Pages the layout made. */
+                /** @description Pages printed: laid out by the paged-media engine, or by Chromium's printer where the document uses nothing only the engine does. */
                 pages: number;
                 /** @description Footnotes placed at the foot of a page. */
                 footnotes: number;
