@@ -226,6 +226,15 @@ describe('an opted-in document that needs nothing only the engine lays out', () 
     expect(textOf(blank)).toContain('Left blank');
     expect(footnote.findings.paged).toEqual({ pages: 1, footnotes: 1, references: 0, unresolved: 0 });
   }, 120_000);
+
+  test('a linked style sheet is read by the engine, which follows what it asks for', async () => {
+    const sheet = `data:text/css,${encodeURIComponent('a.ref::after { content: " on page " target-counter(attr(href), page); } section { break-before: page; }')}`;
+    const output = await render(`<!doctype html><html><head><meta name="svc-paged" content="on"><link rel="stylesheet" href="${sheet}">
+<style>@page { size: A5; margin: 15mm; }</style></head><body><p><a class="ref" href="#second">Second part</a></p><section id="second"><h1>Second part</h1></section></body></html>`);
+    expect(output.pageCount).toBe(2);
+    expect(allText(output.bytes)).toContain('Second part on page 2');
+    expect(output.findings.paged).toEqual({ pages: 2, footnotes: 0, references: 1, unresolved: 0 });
+  }, 120_000);
 });
 
 describe('paged-only CSS in a document that does not opt in', () => {
