@@ -14,13 +14,21 @@ export interface CreateDbOptions {
   poolSize?: number;
 }
 
+/**
+ * Interactive transactions wait up to 10 s for a pooled connection and may run 15 s: on a busy
+ * machine (every connection held, the CPU shared) they start and finish late rather than fail
+ * (Prisma's own bounds, 2 s and 5 s, turned load into errors). A transaction still cannot hold
+ * its locks without bound.
+ */
+const transactionOptions = { maxWait: 10_000, timeout: 15_000 };
+
 export function createDb({ url, poolSize = 10 }: CreateDbOptions): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // a connection that breaks while idle (the server restarted) leaves the pool; the next statement gets a new one
   pool.on('error', () => {});
   // the adapter's own typings name a newer @types/pg; the pool is the same driver's
   const adapter = new PrismaPg(pool as unknown as ConstructorParameters<typeof PrismaPg>[0], { statementNameGenerator: statementNames('svc_') });
-  const db = new PrismaClient({ adapter });
+  const db = new PrismaClient({ adapter, transactionOptions });
   direct.set(db, { pool, name: statementNames('svc_direct_') });
   // the pool is this function's: it ends with the client, whether or not Prisma ever used it
   const disconnect = db.$disconnect.bind(db);
