@@ -1,25 +1,15 @@
 // A transaction that finds every pooled connection held waits for one, as long as a busy
 // machine may keep them, instead of failing after Prisma's default 2 s.
-import { createDb, type Db } from '@svc/db';
-import { cloneTemplate, dropDatabase } from '@svc/db/testing';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { ownDatabase } from './support/own-database.ts';
 
-let url: string;
-let db: Db;
-
-beforeAll(async () => {
-  url = await cloneTemplate(inject('dbServerUrl'));
-  db = createDb({ url, poolSize: 1 });
-});
-
-afterAll(async () => {
-  await db.$disconnect();
-  await dropDatabase(inject('dbServerUrl'), new URL(url).pathname.slice(1));
-});
+// one connection, which the first transaction holds
+const database = ownDatabase(1);
 
 it('a transaction waits for the pool rather than failing while another holds its one connection for 4 s', async () => {
   let holding!: () => void;
   const held = new Promise<void>((resolve) => (holding = resolve));
+  const db = database();
   const first = db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT 1`;
     holding();
