@@ -1,12 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects, so a developer can run one quickly (`npx vitest run --project unit`):
-// - unit: pure code, no database, browser or server process (unit-isolated: such files that
-//   replace a module, each in a module registry of its own);
+// Three projects, so a developer can run one quickly (`npx vitest run --project unit`):
+// - unit: pure code, no database, browser or server process;
 // - renderer: the Chromium side, real browser, no database;
 // - e2e: everything that needs the global setup (PostgreSQL, the web and worker processes):
 //   core use-cases against a database, the worker, the CLI and the HTTP API.
-// A new test file lands in e2e unless it is listed under unit, unit-isolated or renderer.
+// A new test file lands in e2e unless it is listed under unit or renderer.
 const unit = [
   'packages/rules/test/**/*.test.ts',
   'packages/templating/test/**/*.test.ts',
@@ -23,13 +22,12 @@ const unit = [
   'packages/core/test/sealed-secrets.test.ts',
   'packages/core/test/probe-endpoints.test.ts',
   'packages/core/test/logger.test.ts',
+  'packages/core/test/upload-sandbox.test.ts',
   'packages/core/test/import-layers.test.ts',
   'apps/web/test/**/*.test.ts',
   'packages/sdk/test/generated-types.test.ts',
   'packages/sdk/test/webhook-signatures.test.ts',
 ];
-// files that replace a module (vi.mock) need the module registry of their own that isolation gives
-const unitIsolated = ['packages/core/test/upload-sandbox.test.ts'];
 const renderer = ['packages/renderer/test/**/*.test.ts', 'packages/sandbox/test/**/*.test.ts', 'apps/worker/test/adapt-layout.test.ts'];
 
 export default defineConfig({
@@ -49,17 +47,14 @@ export default defineConfig({
     // one copy of graphql (its package serves ESM and CommonJS builds side by side)
     server: { deps: { inline: [/@pothos\//] } },
     projects: [
-      // unit files share their worker's module registry: no file replaces a module or keeps state
-      // another could see, and each file's imports are not loaded again (a third of the project's time)
-      { extends: true, test: { name: 'unit', include: unit, isolate: false } },
-      { extends: true, test: { name: 'unit-isolated', include: unitIsolated } },
+      { extends: true, test: { name: 'unit', include: unit } },
       { extends: true, test: { name: 'renderer', include: renderer } },
       {
         extends: true,
         test: {
           name: 'e2e',
           include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'e2e/**/*.test.ts'],
-          exclude: [...unit, ...unitIsolated, ...renderer, '**/node_modules/**'],
+          exclude: [...unit, ...renderer, '**/node_modules/**'],
           globalSetup: ['e2e/support/global-setup.ts'],
         },
       },
