@@ -95,7 +95,7 @@ export class Renderer implements RenderEngine {
       );
       // outside the pool slot: post-processing needs no browser (the report's look at the page goes on meanwhile)
       const { bytes, pageCount } = await found.time('post_process_ms', () => postProcessPdf(printed, input.pdf, geometry, input.provenance));
-      // a paged document's pages as printed (the engine's count, or Chromium's where it laid it out)
+      // a paged document's pages, whoever laid them out, are those printed (paged-media.ts leaves the count to here)
       if (found.findings.paged) found.findings.paged.pages = pageCount;
       await found.complete();
       return { bytes, mediaType: 'application/pdf', pageCount, findings: found.findings };

@@ -59,8 +59,8 @@ const PAGED_STATE = `() => {
 
 /**
  * Lays the document out into pages: the body goes into a template, the document's style sheets
- * are read by the engine, and its pages replace the body. Answers what the layout did: its
- * pages, the footnotes it placed at the foot of a page, and each target-counter() and
+ * are read by the engine, and its pages replace the body. Answers what the layout did: the
+ * footnotes it placed at the foot of a page, and each target-counter() and
  * target-text() reference (those of the form attr(...), the only ones the engine follows),
  * resolved when its target is in the pages and otherwise named by its element. The references
  * are taken from the style sheets as the engine reads them (before its own handlers rewrite
@@ -99,7 +99,7 @@ const PAGINATE = `async () => {
       if (query) references.set(node.name + ' ' + attribute.name + ' ' + query, { attribute: attribute.name, query });
     }
   });
-  const flow = await previewer.preview();
+  await previewer.preview();
   // text the pages added (running heads, footnotes) may use a face nothing asked for yet
   document.documentElement.getBoundingClientRect();
   await document.fonts.ready;
@@ -129,7 +129,6 @@ const PAGINATE = `async () => {
     }
   }
   return {
-    pages: flow.total,
     footnotes: pages.querySelectorAll('.pagedjs_footnote_area [data-note="footnote"]:not([data-split-from])').length,
     references: resolved,
     unresolved,
@@ -208,8 +207,10 @@ const ENGINE_BASE = `() => {
   document.head.prepend(style);
 }`;
 
+/** The report's page count of a paged document, which the renderer sets from the printed file. */
+const PAGES_FROM_THE_PRINT = 0;
+
 interface Layout {
-  pages: number;
   footnotes: number;
   references: number;
   unresolved: { selector: string; target: string }[];
@@ -239,12 +240,12 @@ export async function paginate(session: CDPSession, html: string, found: Finding
   }
   if (!state.needsEngine) {
     await callIsolated(session, 'pagedBase', ENGINE_BASE, null);
-    found.findings.paged = { pages: 0, footnotes: 0, references: 0, unresolved: 0 };
+    found.findings.paged = { pages: PAGES_FROM_THE_PRINT, footnotes: 0, references: 0, unresolved: 0 };
     return { engine: false };
   }
   if (!state.loaded) await evaluateIsolated(session, pagedBundle());
   const layout = (await callIsolated(session, 'paginate', PAGINATE, null)) as Layout;
-  found.findings.paged = { pages: layout.pages, footnotes: layout.footnotes, references: layout.references, unresolved: layout.unresolved.length };
+  found.findings.paged = { pages: PAGES_FROM_THE_PRINT, footnotes: layout.footnotes, references: layout.references, unresolved: layout.unresolved.length };
   for (const { selector, target } of layout.unresolved) found.problem({ type: 'unresolved_reference', selector, target });
   return { engine: true };
 }
